@@ -30,3 +30,23 @@ func TestLedger47AnyEntrypointIsAShell(t *testing.T) {
 		{"docker run --entrypoint hush --env=\"POSTGRES_PASSWORD=p@ss;word\" img -c 'exec postgres'", ";word"},
 	})
 }
+
+// TestLedger47AnyReferenceReadsBlind: a reference declared first and pointed at BASH_ALIASES by
+// a later assignment defined an alias no word of declare showed. Any declare -n, local -n,
+// typeset -n (eval's too) now reads the rest of the text blind.
+func TestLedger47AnyReferenceReadsBlind(t *testing.T) {
+	const def = "r=BASH_ALIASES; r[q]=\"echo '\"" + rl46Use
+	expectKept(t, []keptRow{
+		{rl46E + "declare -n r; " + def, "rm -rf /data"},
+		{rl46E + "declare -n r\nr=BASH_ALIASES\nr[q]=\"echo '\"" + rl46Use, "rm -rf /data"},
+		{rl46E + "typeset -n r; " + def, "rm -rf /data"},
+		{rl46E + "f() { local -n r; " + def[:len(def)-len(rl46Use)] + "; }; f" + rl46Use, "rm -rf /data"},
+		{rl46E + "declare -gn r; " + def, "rm -rf /data"},
+		{rl46E + "declare \"-n\" r; " + def, "rm -rf /data"},
+		{rl46E + "builtin declare -n r; " + def, "rm -rf /data"},
+		{rl46E + "eval 'declare -n r'; " + def, "rm -rf /data"},
+		{rl46E + "eval declare -n r; " + def, "rm -rf /data"},
+	})
+	// no reference: a quoted password after declare is hidden whole
+	expectHidden(t, []hiddenRow{{"declare -r x=1\nexport DB_PASSWORD='p;ss'", ";ss"}})
+}

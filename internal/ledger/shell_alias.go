@@ -17,7 +17,8 @@ import "strings"
 // without the alias command: an assignment to it (BASH_ALIASES[q]=…, ${BASH_ALIASES[q]=…}, eval
 // 'BASH_ALIASES[q]=…'), or a word shaped as one (quotes removed, brace expansion possible) of a
 // command that assigns to the variables it names (declare, printf -v, read …), or a computed
-// name of declare, or a word of declare -n naming it or computed, reads the rest blind; prose
+// name of declare, or any declare -n (local -n, typeset -n, eval 'declare -n r': a reference a
+// later assignment may point at it, r=BASH_ALIASES; r[q]=…), reads the rest blind; prose
 // naming it (printf's format, read -p's prompt, declare -p) does not.
 
 // The commands whose words setting reads.
@@ -74,6 +75,10 @@ func (l *shellLexer) setting(f *shellFrame, w string) {
 	switch f.settings {
 	case settingAlias:
 		plain := plainName(w)
+		if declaresReference(plain) {
+			l.blind = true // eval 'declare -n r': a reference, as declare -n is (below)
+			return
+		}
 		name, _, ok := strings.Cut(plain, "=")
 		if !ok {
 			return
@@ -104,12 +109,22 @@ func (l *shellLexer) setting(f *shellFrame, w string) {
 			return
 		}
 		f.settings = declareOption(f.settings, w)
+		// a reference may be pointed at BASH_ALIASES by any later assignment (declare -n r;
+		// r=BASH_ALIASES; r[q]=…), which no word of this command shows: unknowable
+		l.blind = l.blind || f.settings == settingNameref
 	}
+}
+
+// declaresReference reports whether word w of eval (or alias), quotes removed, may declare a
+// reference: it names declare, typeset or local (eval 'declare -n r', eval declare -n r).
+func declaresReference(w string) bool {
+	return strings.Contains(w, "declare") || strings.Contains(w, "typeset") || strings.Contains(w, "local")
 }
 
 // declareOption is the setting after word w of declare: -p prints and assigns nothing, -n makes
 // the names references.
 func declareOption(settings byte, w string) byte {
+	w = plainName(w) // declare "-n" r
 	switch {
 	case settings != settingDeclare || len(w) < 2 || w[0] != '-':
 	case strings.IndexByte(w, 'p') > 0:
