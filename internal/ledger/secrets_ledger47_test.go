@@ -50,3 +50,42 @@ func TestLedger47AnyReferenceReadsBlind(t *testing.T) {
 	// no reference: a quoted password after declare is hidden whole
 	expectHidden(t, []hiddenRow{{"declare -r x=1\nexport DB_PASSWORD='p;ss'", ";ss"}})
 }
+
+// rl47Cmd is a container's command list whose script runs rm.
+const rl47Cmd = `"command":["sh","-c","PASSWORD=x;rm -rf /data"]`
+
+// TestLedger47KeyedArgumentsAreScripts: a JSON or YAML value naming a container's command was a
+// script only after --parameters, --metadata, --overrides, --settings; kubectl patch -p, aws
+// --cli-input-json, a here-string on kubectl's input and az's prefixes of --custom-data were
+// data. Now any argument of a data program, and a here-string's word, is read so; az and aws
+// take a prefix of a script option for it.
+func TestLedger47KeyedArgumentsAreScripts(t *testing.T) {
+	manifest := `{"apiVersion":"v1","kind":"Pod","spec":{"containers":[{"name":"x",` + rl47Cmd + `}]}}`
+	expectKept(t, []keptRow{
+		{`kubectl patch deploy x -p '{"spec":{"template":{"spec":{"containers":[{"name":"x",` + rl47Cmd + `}]}}}}'`, "rm -rf /data"},
+		{`kubectl patch deploy x --patch='{"spec":{"containers":[{` + rl47Cmd + `}]}}'`, "rm -rf /data"},
+		{`oc patch dc x --type=json -p '[{"op":"add","path":"/spec/template/spec/containers/0/args","value":["-c","PASSWORD=x;rm -rf /data"]}]'`, "rm -rf /data"},
+		{`aws ecs run-task --cli-input-json '{"overrides":{"containerOverrides":[{"name":"x",` + rl47Cmd + `}]}}'`, "rm -rf /data"},
+		{"aws ecs run-task --cli-input-yaml 'overrides: {containerOverrides: [{name: x, command: [sh, -c, \"PASSWORD=x;rm -rf /data\"]}]}'", "rm -rf /data"},
+		{`aws ecs run-task --cli-input-json '{"overrides":{"containerOverrides":[{"name":"x","\u0063ommand":["sh","-c","PASSWORD=x;rm -rf /data"]}]}}'`, "rm -rf /data"},
+		{`aws ecs run-task --cli-input-json '{"overrides":{"containerOverrides":[{"name":"x","COMMAND":["sh","-c","PASSWORD=x;rm -rf /data"]}]}}'`, "rm -rf /data"},
+		{"az vm create -n vm --custom-d " + rl47P, "rm -rf /data"},
+		{"az vm create -n vm --custom=" + rl47P, "rm -rf /data"},
+		{"az vm create -n vm --user-d=" + rl47P, "rm -rf /data"},
+		{"aws ec2 run-instances --user-d " + rl47P, "rm -rf /data"},
+		{"kubectl apply -f - <<< '" + manifest + "'", "rm -rf /data"},
+		{"kubectl create -f - <<<'" + manifest + "'", "rm -rf /data"},
+		{`curl -X POST https://k8s/api/v1/namespaces/x/pods -d '` + manifest + `'`, "rm -rf /data"},
+	})
+	// near misses: data without command keys stays hidden whole
+	expectHidden(t, []hiddenRow{
+		{`kubectl patch secret x -p '{"stringData":{"password":"p;ss"}}'`, ";ss"},
+		{`aws rds modify-db-instance --cli-input-json '{"MasterUserPassword":"p;ss"}'`, ";ss"},
+		{"docker run -e \"POSTGRES_PASSWORD=p@ss;word\" img", ";word"},
+		{"kubectl create secret generic x --from-literal='password=a;b&c'", ";b&c"},
+		{"az deployment group create --parameters 'adminPassword=p@ss;word'", ";word"},
+		{"kubectl create secret generic x --from-literal=password=\"a;b\" <<< '{\"password\":\"a;b\"}'", ";b"},
+		{"az vm create -n vm --admin-password 'p;ss'", ";ss"},
+		{"curl --user 'name:p;ss' https://x", ";ss"},
+	})
+}

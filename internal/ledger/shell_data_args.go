@@ -16,25 +16,30 @@ import (
 var dataPrograms = map[string]bool{"docker": true, "podman": true, "kubectl": true, "oc": true,
 	"helm": true, "curl": true, "wget": true, "aws": true, "gcloud": true, "az": true}
 
-// dataProgram reports whether w, a command's first word as written, names one of dataPrograms
-// (by its name after a directory).
-func dataProgram(w string) bool {
+// prefixPrograms match a long option by any unique prefix of its name (Python's argparse:
+// az vm create --custom-d is --custom-data, azure-cli#2105).
+var prefixPrograms = map[string]bool{"az": true, "aws": true}
+
+// newDataReading is the reading of the arguments of the command named w (its first word as
+// written): data where w names one of dataPrograms (by its name after a directory).
+func newDataReading(w string) dataReading {
 	if k := strings.LastIndexByte(w, '/'); k >= 0 {
 		w = w[k+1:]
 	}
-	return dataPrograms[w]
+	return dataReading{on: dataPrograms[w], prefixes: prefixPrograms[w]}
 }
 
 // A data program's argument is a shell's script, and no data, where it is the value of an
-// option that takes one:
-//   - --scripts, --script, --user-data, --custom-data (az vm run-command --scripts '…', aws ec2
-//     run-instances --user-data '…', az vm create --custom-data);
-//   - --parameters, --metadata, --overrides, --settings, --protected-settings where the value
-//     names a script, a command or a container's arguments (aws ssm … --parameters
-//     'commands=…', gcloud … --metadata startup-script=…, kubectl run --overrides
-//     '{…"command":[…]}', az vm extension set --settings '{"commandToExecute":…}') or is
-//     computed ($, backquote); plain pairs (az deployment … --parameters 'adminPassword=…',
-//     --metadata db-password=…) stay data;
+// option that takes one, --scripts, --script, --user-data, --custom-data (az vm run-command
+// --scripts '…', aws ec2 run-instances --user-data '…', az vm create --custom-data; for az and
+// aws by any prefix too: --custom-d), or where any argument, or a here-string's word, names a
+// script, a command or a container's arguments, or is computed ($, backquote): aws ssm …
+// --parameters 'commands=…', gcloud … --metadata startup-script=…, kubectl run --overrides
+// '{…"command":[…]}', kubectl patch -p '{…"command":[…]}', aws ecs … --cli-input-json, az vm
+// extension set --settings '{"commandToExecute":…}', kubectl apply -f - <<< '{…}' (a value of
+// any option, since the manifest's keys are what the program runs, whatever option carries
+// them); plain pairs (az deployment … --parameters 'adminPassword=…', --metadata
+// db-password=…, -e "POSTGRES_PASSWORD=…") stay data;
 // and every argument after the subcommands run-command and send-command, or after any
 // --entrypoint, which runs the container's arguments, but the value of -e and --env (a
 // container's environment, data to docker). Any entrypoint is taken for a shell: which programs
@@ -46,6 +51,7 @@ func dataProgram(w string) bool {
 // dataReading is a code frame's reading of a data program's arguments.
 type dataReading struct {
 	on         bool // the command is a data program
+	prefixes   bool // it matches a long option by a prefix of its name (prefixPrograms)
 	scriptRest bool // its arguments from here are a shell's (an --entrypoint shell, run-command)
 	// pastImage: an operand came after scriptRest was set (the image, or a value the reading
 	// does not know): an -e from here is the shell's option, not docker's (sh -c -e SCRIPT).
@@ -58,21 +64,26 @@ const (
 	valuePlain      byte = iota
 	valueEntrypoint      // --entrypoint: a program
 	valueScript          // --scripts, --user-data: a script
-	valueKeyed           // --parameters, --metadata: a script where it names one (keyedScript)
 	valueEnv             // -e, --env: data, even where the rest is a shell's
 )
 
-// dataOption is what option o (quotes removed, without =value) of a data program takes.
-func dataOption(o []byte) byte {
+// scriptOptions are the options whose value is a script.
+var scriptOptions = [...]string{"--scripts", "--script", "--user-data", "--custom-data"}
+
+// dataOption is what option o (quotes removed, without =value) of a data program takes; a
+// program that matches prefixes takes any prefix of a script option for it (the safe side where
+// the prefix is ambiguous: argparse refuses it, or it is an option of its own).
+func (d *dataReading) dataOption(o []byte) byte {
 	switch string(o) {
 	case "--entrypoint":
 		return valueEntrypoint
-	case "--scripts", "--script", "--user-data", "--custom-data":
-		return valueScript
-	case "--parameters", "--metadata", "--overrides", "--settings", "--protected-settings":
-		return valueKeyed
 	case "-e", "--env":
 		return valueEnv
+	}
+	for _, n := range scriptOptions {
+		if string(o) == n || d.prefixes && len(o) > 2 && o[1] == '-' && len(o) < len(n) && n[:len(o)] == string(o) {
+			return valueScript
+		}
 	}
 	return valuePlain
 }
@@ -86,20 +97,15 @@ func (d *dataReading) arg(s string, i int) bool {
 	d.next = valuePlain
 	if kind == valuePlain && len(w) > 1 && w[0] == '-' {
 		if o, _, ok := bytes.Cut(w, []byte("=")); ok {
-			kind, at = dataOption(o), i+strings.IndexByte(s[i:min(len(s), i+len(buf))], '=')+1
+			kind, at = d.dataOption(o), i+strings.IndexByte(s[i:min(len(s), i+len(buf))], '=')+1
 		} else {
-			d.next = dataOption(w)
+			d.next = d.dataOption(w)
 		}
 	}
-	script := false
-	switch kind {
-	case valueEntrypoint:
+	if kind == valueEntrypoint {
 		d.scriptRest = true // any program may be a shell (above)
-	case valueScript:
-		script = true
-	case valueKeyed:
-		script = keyedScript(s, at)
 	}
+	script := kind == valueScript || keyedScript(s, at)
 	if d.scriptRest && kind == valuePlain && d.next == valuePlain && (len(w) == 0 || w[0] != '-') {
 		d.pastImage = true
 	}
@@ -122,13 +128,38 @@ func keyedScript(s string, i int) bool {
 	if !ok {
 		return true
 	}
-	v := strings.ToLower(s[i:end])
-	for _, k := range []string{"script", "command", "args", "entrypoint", "user-data", "userdata", "$", "`", `\u`} {
-		if strings.Contains(v, k) {
+	v := s[i:end]
+	for _, k := range scriptKeys {
+		if containsFold(v, k) {
 			return true
 		}
 	}
 	return false
+}
+
+// scriptKeys are what keyedScript looks for, in lower case.
+var scriptKeys = [...]string{"script", "command", "args", "entrypoint", "user-data", "userdata", "$", "`", `\u`}
+
+// containsFold reports whether v contains k (lower case) in any case: keyedScript reads every
+// argument of a data program, and allocates nothing.
+func containsFold(v, k string) bool {
+	for i := 0; i+len(k) <= len(v); i++ {
+		j := 0
+		for j < len(k) && lowerByte(v[i+j]) == k[j] {
+			j++
+		}
+		if j == len(k) {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // shellWordEnd returns where the word at s[i:] ends as bash reads it (at a blank or a separator

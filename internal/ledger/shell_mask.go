@@ -561,6 +561,8 @@ func (l *shellLexer) beginWord(i int) {
 	switch {
 	case f.redirTarget:
 		f.redirTarget = false
+		// kubectl apply -f - <<< '{…"command":[…]}': a here-string's word is an argument too
+		f.dataArgs = f.dataArgs && !keyedScript(l.s, i)
 	case f.data.on && !f.cmdPos:
 		f.dataArgs = f.data.arg(l.s, i)
 	case f.cmdPos && f.kind != frameParam:
@@ -645,7 +647,7 @@ func (l *shellLexer) endWord(i int) {
 		default:
 			commandSettings(f, w, name)
 			f.exec = name == "exec"
-			f.data = dataReading{on: dataProgram(name)}
+			f.data = newDataReading(name)
 			f.dataArgs = f.data.on
 		}
 	}
