@@ -1,6 +1,9 @@
 package ledger
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Ledger47: the rows of review rl46 that hid rm -rf /data, which bash runs, as classes, with
 // respellings of each; and the near misses each fix must leave hidden whole.
@@ -88,4 +91,56 @@ func TestLedger47KeyedArgumentsAreScripts(t *testing.T) {
 		{"az vm create -n vm --admin-password 'p;ss'", ";ss"},
 		{"curl --user 'name:p;ss' https://x", ";ss"},
 	})
+}
+
+// rl47Py is an interpreter's inline code that runs rm through a shell.
+const rl47Py = `"import os; os.system('PASSWORD=x;rm -rf /data')"`
+
+// TestLedger47ContainerCommandsAreNoData: the command a data program runs in a container
+// (kubectl exec pod -- CMD, docker run IMG CMD) had its quoted arguments taken for data unless
+// CMD was a shell by name, where the host's python3 -c "…" keeps its rm. Now a command line
+// after kubectl's -- and a docker or podman run's, exec's or create's arguments from its image
+// on are read as the host's (its environment before the image stays data).
+func TestLedger47ContainerCommandsAreNoData(t *testing.T) {
+	expectKept(t, []keptRow{
+		{"kubectl exec pod -- python3 -c " + rl47Py, "rm -rf /data"},
+		{"kubectl exec -it pod -c app -- python -c " + rl47Py, "rm -rf /data"},
+		{"oc exec pod -- perl -e \"system('PASSWORD=x;rm -rf /data')\"", "rm -rf /data"},
+		{"kubectl exec pod -- ruby -e \"system('PASSWORD=x;rm -rf /data')\"", "rm -rf /data"},
+		{"kubectl exec pod -- node -e \"require('child_process').execSync('PASSWORD=x;rm -rf /data')\"", "rm -rf /data"},
+		{"kubectl exec pod -- php -r \"system('PASSWORD=x;rm -rf /data');\"", "rm -rf /data"},
+		{"kubectl exec pod -- hush -c " + rl47P, "rm -rf /data"},
+		{"kubectl exec pod -- /bin/da?h -c " + rl47P, "rm -rf /data"},
+		{"kubectl run x --image=img --restart=Never -- lksh -c " + rl47P, "rm -rf /data"},
+		{"docker run img python3 -c " + rl47Py, "rm -rf /data"},
+		{"docker run --rm -it --name x -v /a:/b img /bin/da?h -c " + rl47P, "rm -rf /data"},
+		{"docker exec -it c perl -e \"system('PASSWORD=x;rm -rf /data')\"", "rm -rf /data"},
+		{"docker container run img hush -c " + rl47P, "rm -rf /data"},
+		{"docker compose run svc lksh -c " + rl47P, "rm -rf /data"},
+		{"podman run --network host img node -e \"require('child_process').execSync('PASSWORD=x;rm -rf /data')\"", "rm -rf /data"},
+		{"docker run img awk 'BEGIN{system(\"PASSWORD=x;rm -rf /data\")}'", "rm -rf /data"},
+	})
+	// the environment before the image and a secret's literal stay data
+	expectHidden(t, []hiddenRow{
+		{"docker run --name x -p 80:80 -v a:/b -e \"POSTGRES_PASSWORD=p@ss;word\" img", ";word"},
+		{"docker exec -e \"POSTGRES_PASSWORD=p@ss;word\" c psql", ";word"},
+		{"kubectl run x --image=i --env=\"POSTGRES_PASSWORD=p@ss;word\" -- postgres", ";word"},
+		{"docker login -u x -p 'p;ss' registry", ";ss"},
+	})
+}
+
+// TestLedger47RecordsByChoice: the over-records of this branch. A program run in a container may
+// be a shell, and an option docker's list does not know may take the image's place.
+func TestLedger47RecordsByChoice(t *testing.T) {
+	for _, in := range []string{
+		"docker run --entrypoint /app/server img \"DB_PASSWORD=p;ss\"",
+		"docker run img ./server \"DB_PASSWORD=p;ss\"",
+		"kubectl exec pod -- env \"DB_PASSWORD=p;ss\" ./server",
+		"docker run --stop-signal TERM --stop-timeout 5 -e \"POSTGRES_PASSWORD=p@ss;word\" img",
+		"declare -n r=x\nexport DB_PASSWORD='p;ss'",
+	} {
+		if out := RedactSecrets(in); !strings.Contains(out, ";") || strings.Count(out, "[REDACTED") == 0 {
+			t.Errorf("%q: got %q, want the part after ; recorded and the rest hidden", in, out)
+		}
+	}
 }

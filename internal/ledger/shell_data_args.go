@@ -26,8 +26,20 @@ func newDataReading(w string) dataReading {
 	if k := strings.LastIndexByte(w, '/'); k >= 0 {
 		w = w[k+1:]
 	}
-	return dataReading{on: dataPrograms[w], prefixes: prefixPrograms[w]}
+	return dataReading{on: dataPrograms[w], prefixes: prefixPrograms[w], container: w == "docker" || w == "podman"}
 }
+
+// containerValueOptions are docker's and podman's common options that take a value, which is no
+// operand (docker run --name x -e "…" img: x is not the image). An option not listed may take
+// one too: its value is then taken for the image, and an -e after it for the command's (the safe
+// side: its quoted separators are marked).
+var containerValueOptions = map[string]bool{"--name": true, "-p": true, "--publish": true, "-v": true,
+	"--volume": true, "--network": true, "--net": true, "-w": true, "--workdir": true, "-u": true,
+	"--user": true, "-l": true, "--label": true, "--mount": true, "--restart": true, "-h": true,
+	"--hostname": true, "--add-host": true, "--env-file": true, "--platform": true, "-m": true,
+	"--memory": true, "--cpus": true, "--pull": true, "--log-driver": true, "--log-opt": true,
+	"--device": true, "--cap-add": true, "--cap-drop": true, "--security-opt": true, "--shm-size": true,
+	"--tmpfs": true, "--ulimit": true, "--gpus": true, "-H": true, "--host": true, "--context": true}
 
 // A data program's argument is a shell's script, and no data, where it is the value of an
 // option that takes one, --scripts, --script, --user-data, --custom-data (az vm run-command
@@ -52,6 +64,8 @@ func newDataReading(w string) dataReading {
 type dataReading struct {
 	on         bool // the command is a data program
 	prefixes   bool // it matches a long option by a prefix of its name (prefixPrograms)
+	container  bool // docker or podman: a run's operands are an image and its command
+	runs       bool // a container's subcommand came (run, exec, create): its next operand is one
 	scriptRest bool // its arguments from here are a shell's (an --entrypoint shell, run-command)
 	// pastImage: an operand came after scriptRest was set (the image, or a value the reading
 	// does not know): an -e from here is the shell's option, not docker's (sh -c -e SCRIPT).
@@ -65,6 +79,7 @@ const (
 	valueEntrypoint      // --entrypoint: a program
 	valueScript          // --scripts, --user-data: a script
 	valueEnv             // -e, --env: data, even where the rest is a shell's
+	valueOther           // another option's value (containerValueOptions): data, no operand
 )
 
 // scriptOptions are the options whose value is a script.
@@ -79,6 +94,9 @@ func (d *dataReading) dataOption(o []byte) byte {
 		return valueEntrypoint
 	case "-e", "--env":
 		return valueEnv
+	}
+	if d.container && containerValueOptions[string(o)] {
+		return valueOther
 	}
 	for _, n := range scriptOptions {
 		if string(o) == n || d.prefixes && len(o) > 2 && o[1] == '-' && len(o) < len(n) && n[:len(o)] == string(o) {
@@ -106,11 +124,21 @@ func (d *dataReading) arg(s string, i int) bool {
 		d.scriptRest = true // any program may be a shell (above)
 	}
 	script := kind == valueScript || keyedScript(s, at)
-	if d.scriptRest && kind == valuePlain && d.next == valuePlain && (len(w) == 0 || w[0] != '-') {
+	operand := kind == valuePlain && d.next == valuePlain && (len(w) == 0 || w[0] != '-')
+	if d.scriptRest && operand {
 		d.pastImage = true
 	}
-	if string(w) == "run-command" || string(w) == "send-command" {
+	switch {
+	case string(w) == "run-command" || string(w) == "send-command":
 		d.scriptRest = true
+	case string(w) == "--" && kind == valuePlain:
+		d.scriptRest, d.pastImage = true, true // kubectl exec pod -- CMD: a command line follows
+	case d.container && operand && !d.scriptRest:
+		// docker run IMG CMD: from the first operand after run, exec or create (the image, a
+		// container, or the value of an option containerValueOptions does not know) a command
+		// may begin, which may be a shell or an interpreter under any name
+		d.scriptRest = d.runs
+		d.runs = d.runs || string(w) == "run" || string(w) == "exec" || string(w) == "create"
 	}
 	return !script && (!d.scriptRest || kind == valueEnv && !d.pastImage)
 }
