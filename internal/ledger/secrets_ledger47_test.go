@@ -144,3 +144,24 @@ func TestLedger47RecordsByChoice(t *testing.T) {
 		}
 	}
 }
+
+// TestLedger47BraceMayBeAnOption: bash {-c,} "…" runs bash -c "…", but the shell's words were
+// read for -c without the host's brace expansion: {-c,} was taken for a script file and the
+// script for its data. An unquoted brace among a shell's options now counts as a -c. (The two
+// container rows are also kept by TestLedger47ContainerCommandsAreNoData's rule.)
+func TestLedger47BraceMayBeAnOption(t *testing.T) {
+	expectKept(t, []keptRow{
+		{"bash {-c,} \"mysql -p'X;rm -rf /data'\"", "rm -rf /data"},
+		{"bash {-c,} 'mysql --password \"X;rm -rf /data\"'", "rm -rf /data"},
+		{"sh {-ec,-x} 'mysql --password \"X;rm -rf /data\"'", "rm -rf /data"},
+		{"/bin/bash -e {-c,-x} 'mysql --password \"X;rm -rf /data\"'", "rm -rf /data"},
+		{"zsh {,-c} 'mysql --password \"X;rm -rf /data\"'", "rm -rf /data"},
+		{"kubectl exec pod -- bash {-c,} " + rl47P, "rm -rf /data"},
+		{"docker run img sh {-c,} " + rl47P, "rm -rf /data"},
+	})
+	// a quoted brace is a script's name, and a script's arguments stay data
+	expectHidden(t, []hiddenRow{
+		{"bash './{x}.sh' --password 'a;b'", ";b"},
+		{"bash ./deploy.sh --password 'a;b'", ";b"},
+	})
+}

@@ -62,9 +62,13 @@ func shellReadsArgs(s string, from int, name []byte) bool {
 			return true
 		}
 		descriptor := next < end && (s[next] == '<' || s[next] == '>') && descriptorWord(s[j:next])
+		raw := s[j:next]
 		j = next
 		if descriptor || st.script && !st.pwsh {
 			continue // 2>&1: the redirection follows; after the script, only its redirections count
+		}
+		if st.skip == 0 && unquotedBrace(raw) {
+			return true // bash {-c,} "…" is bash -c "…": a brace expansion may make any option
 		}
 		if decided, reads := st.word(w); decided && reads {
 			return true
@@ -130,6 +134,27 @@ func skipOutputRedirection(s string, j, end int, buf []byte) int {
 		return -1
 	}
 	return next
+}
+
+// unquotedBrace reports whether word w (as written) holds a { outside quotes, where bash may
+// expand it into other words ({-c,}, -{c,}, {-ec,-x}).
+func unquotedBrace(w string) bool {
+	var quote byte
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '{':
+			return true
+		}
+	}
+	return false
 }
 
 // descriptorWord reports whether w, written right before < or >, is the redirection's
