@@ -15,7 +15,7 @@ const rl47P = `"PASSWORD=x;rm -rf /data"`
 // rereader list knows, read to 64 bytes; the host's glob, an unknown shell, a link or a long path
 // made the container's -c script data. Any entrypoint now runs the arguments as a shell's.
 func TestLedger47AnyEntrypointIsAShell(t *testing.T) {
-	rows := []keptRow{}
+	rows := make([]keptRow, 0, 32)
 	for _, e := range []string{"/bin/da?h", "/bin/bas?", "*sh", "hush", "lksh", "toybox", "/usr/local/bin/sh-static", "=/bin/da?h", "=hush",
 		"=/usr/lib/../lib/../lib/../lib/../lib/../lib/../lib/../../bin/sh"} {
 		sep := " "

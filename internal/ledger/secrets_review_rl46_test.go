@@ -2,21 +2,20 @@ package ledger
 
 import "testing"
 
-// Review rl46 (attacker review of ledger44's fixes, report only): each row fails on this branch
-// (main at de66d490); [R] marks a row 2444f291 kept, a regression of ledger44's commits. They
-// run only with RL46_EVIDENCE=1. Rows that hide rm were checked with
+// Review rl46 (attacker review of ledger44's fixes, report only): each row failed on main at
+// de66d490; [R] marks a row 2444f291 kept, a regression of ledger44's commits. Rows that hide rm were checked with
 // bash 5.2 (rm a stand-in; docker a stand-in that execs its --entrypoint with the image's
 // arguments); JSON keys spelled with \u escapes decode to the same key in Go's and Python's
-// JSON readers (kubectl, aws, az).
+// JSON readers (kubectl, aws, az). TestReviewRL46RedactsAsMain runs only with RL46_EVIDENCE=1.
 
 func rl46Skip(t *testing.T) {
 	t.Helper()
 	evidenceOnly(t, "RL46_EVIDENCE")
 }
 
-// TestReviewRL46HidesCommands: texts whose record hides rm -rf /data, which bash runs.
+// TestReviewRL46HidesCommands: texts whose record hid rm -rf /data, which bash runs; fixed by
+// ledger47 and run always (secrets_ledger47_test.go holds each class's respellings).
 func TestReviewRL46HidesCommands(t *testing.T) {
-	rl46Skip(t)
 	const p = `"PASSWORD=x;rm -rf /data"`
 	expectKept(t, []keptRow{
 		// H2 [R] (905155ab): -e after the image is the entrypoint shell's option, not docker's

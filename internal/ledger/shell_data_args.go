@@ -35,7 +35,7 @@ func newDataReading(w string) dataReading {
 // side: its quoted separators are marked).
 var containerValueOptions = map[string]bool{"--name": true, "-p": true, "--publish": true, "-v": true,
 	"--volume": true, "--network": true, "--net": true, "-w": true, "--workdir": true, "-u": true,
-	"--user": true, "-l": true, "--label": true, "--mount": true, "--restart": true, "-h": true,
+	"-l": true, "--label": true, "--mount": true, "--restart": true, "-h": true,
 	"--hostname": true, "--add-host": true, "--env-file": true, "--platform": true, "-m": true,
 	"--memory": true, "--cpus": true, "--pull": true, "--log-driver": true, "--log-opt": true,
 	"--device": true, "--cap-add": true, "--cap-drop": true, "--security-opt": true, "--shm-size": true,
@@ -120,10 +120,18 @@ func (d *dataReading) arg(s string, i int) bool {
 			d.next = d.dataOption(w)
 		}
 	}
+	script := kind == valueScript || keyedScript(s, at)
+	d.commandStart(w, kind)
+	return !script && (!d.scriptRest || kind == valueEnv && !d.pastImage)
+}
+
+// commandStart notes where, from argument w (quotes removed) read as kind, the arguments are a
+// command line the container or the machine runs: after any entrypoint, run-command,
+// send-command, --, or a container's first operand.
+func (d *dataReading) commandStart(w []byte, kind byte) {
 	if kind == valueEntrypoint {
 		d.scriptRest = true // any program may be a shell (above)
 	}
-	script := kind == valueScript || keyedScript(s, at)
 	operand := kind == valuePlain && d.next == valuePlain && (len(w) == 0 || w[0] != '-')
 	if d.scriptRest && operand {
 		d.pastImage = true
@@ -140,7 +148,6 @@ func (d *dataReading) arg(s string, i int) bool {
 		d.scriptRest = d.runs
 		d.runs = d.runs || string(w) == "run" || string(w) == "exec" || string(w) == "create"
 	}
-	return !script && (!d.scriptRest || kind == valueEnv && !d.pastImage)
 }
 
 // keyedScriptLookahead bounds how much of a keyed option's value keyedScript reads: a longer
