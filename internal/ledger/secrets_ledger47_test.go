@@ -165,3 +165,17 @@ func TestLedger47BraceMayBeAnOption(t *testing.T) {
 		{"bash ./deploy.sh --password 'a;b'", ";b"},
 	})
 }
+
+// TestLedger47ConditionFillsNoDescriptor: [[ 2<3 ]] compares strings, but 2< was taken for a
+// filled descriptor and the whole text read blind, recording a quoted password's tail.
+func TestLedger47ConditionFillsNoDescriptor(t *testing.T) {
+	expectHidden(t, []hiddenRow{
+		{"[[ 2<3 ]] && echo y\nexport DB_PASSWORD='p;ss'", ";ss"},
+		{"if [[ \"$a\" < 3 ]]; then :; fi\nwhile [[ 2<3 ]]; do break; done\nexport DB_PASSWORD='p;ss'", ";ss"},
+	})
+	// a descriptor filled after ]] or outside [[ ]] still reads the text blind
+	expectKept(t, []keptRow{
+		{"exec 3<<< 'mysql -p\"X;rm -rf /data\"'; [[ 2<3 ]]; bash /dev/fd/3", "rm -rf /data"},
+		{"[[ 1 ]] 3<<< 'mysql -p\"X;rm -rf /data\"'", "rm -rf /data"},
+	})
+}

@@ -110,6 +110,7 @@ type shellFrame struct {
 	// command is one.
 	data        dataReading
 	exec        bool // the command is exec: its redirections stay for the commands after it
+	cond        bool // inside [[ ]]: < and > compare strings, 2<3 fills no descriptor
 	inWord      bool
 	cmdWord     bool
 	redirTarget bool
@@ -622,6 +623,9 @@ func (l *shellLexer) endWord(i int) {
 	}
 	f.inWord = false
 	w, cmd := l.s[f.wordStart:i], f.cmdWord
+	if !f.cmdWord && w == "]]" {
+		f.cond = false // [[ … ]] 3<<< '…': a redirection again
+	}
 	if !f.cmdWord && f.settings != 0 {
 		l.setting(f, w)
 	}
@@ -647,6 +651,7 @@ func (l *shellLexer) endWord(i int) {
 		default:
 			commandSettings(f, w, name)
 			f.exec = name == "exec"
+			f.cond = name == "[["
 			f.data = newDataReading(name)
 			f.dataArgs = f.data.on
 		}
@@ -661,7 +666,7 @@ func (l *shellLexer) endWord(i int) {
 func (l *shellLexer) endCommand() {
 	f := l.top()
 	f.cmdPos, f.redirTarget, f.reread, f.options, f.nameNext = true, false, false, false, false
-	f.settings, f.dataArgs, f.data, f.exec = 0, false, dataReading{}, false
+	f.settings, f.dataArgs, f.data, f.exec, f.cond = 0, false, dataReading{}, false, false
 }
 
 // redirection reads a < or > at s[i] in a code frame: a process substitution <( >(, a
@@ -702,7 +707,7 @@ func (l *shellLexer) redirection(i, to int) int {
 func (l *shellLexer) descriptor(i int) {
 	s, f := l.s, l.top()
 	fd := f.inWord && f.cmdWord && allDigits(s[f.wordStart:i])
-	if s[i] == '<' && f.redirects() && (f.exec || f.inWord && filledDescriptor(s[f.wordStart:i])) {
+	if s[i] == '<' && f.redirects() && !f.cond && (f.exec || f.inWord && filledDescriptor(s[f.wordStart:i])) {
 		l.fillsDescriptor = true // exec <<< '…', 3<<< '…': a later bash /dev/fd/3 or . x may run it
 	}
 	l.endWord(i)
