@@ -651,7 +651,7 @@ func (l *shellLexer) endWord(i int) {
 		default:
 			commandSettings(f, w, name)
 			f.exec = name == "exec"
-			f.cond = name == "[["
+			f.cond = w == "[[" // as written: "[[" runs a command (a function) of that name
 			f.data = newDataReading(name)
 			f.dataArgs = f.data.on
 		}
