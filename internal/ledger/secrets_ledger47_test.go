@@ -79,6 +79,8 @@ func TestLedger47KeyedArgumentsAreScripts(t *testing.T) {
 		{"kubectl apply -f - <<< '" + manifest + "'", "rm -rf /data"},
 		{"kubectl create -f - <<<'" + manifest + "'", "rm -rf /data"},
 		{`curl -X POST https://k8s/api/v1/namespaces/x/pods -d '` + manifest + `'`, "rm -rf /data"},
+		{`curl --unix-socket /var/run/docker.sock -d '{"Image":"alpine","Cmd":["sh","-c","PASSWORD=x;rm -rf /data"]}' http://d/containers/create`, "rm -rf /data"},
+		{`curl --unix-socket /var/run/docker.sock -d '{"Image":"alpine","Healthcheck":{"Test":["CMD-SHELL","PASSWORD=x;rm -rf /data"]}}' http://d/containers/create`, "rm -rf /data"},
 	})
 	// near misses: data without command keys stays hidden whole
 	expectHidden(t, []hiddenRow{
@@ -119,6 +121,10 @@ func TestLedger47ContainerCommandsAreNoData(t *testing.T) {
 		{"docker compose run svc lksh -c " + rl47P, "rm -rf /data"},
 		{"podman run --network host img node -e \"require('child_process').execSync('PASSWORD=x;rm -rf /data')\"", "rm -rf /data"},
 		{"docker run img awk 'BEGIN{system(\"PASSWORD=x;rm -rf /data\")}'", "rm -rf /data"},
+		{"kubectl exec pod python3 -c " + rl47Py, "rm -rf /data"},
+		{"kubectl -n ns exec -c app pod perl -e \"system('PASSWORD=x;rm -rf /data')\"", "rm -rf /data"},
+		{"oc exec pod hush -c " + rl47P, "rm -rf /data"},
+		{"kubectl run x --image=img hush -c " + rl47P, "rm -rf /data"},
 	})
 	// the environment before the image and a secret's literal stay data
 	expectHidden(t, []hiddenRow{

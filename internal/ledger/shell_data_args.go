@@ -26,10 +26,21 @@ func newDataReading(w string) dataReading {
 	if k := strings.LastIndexByte(w, '/'); k >= 0 {
 		w = w[k+1:]
 	}
-	return dataReading{on: dataPrograms[w], prefixes: prefixPrograms[w], container: w == "docker" || w == "podman"}
+	return dataReading{on: dataPrograms[w], prefixes: prefixPrograms[w], container: containerPrograms[w]}
 }
 
-// containerValueOptions are docker's and podman's common options that take a value, which is no
+// containerPrograms run a command in a container from their operands (docker run IMG CMD,
+// kubectl exec POD CMD), the subcommands runsCommand names: true where create is one (kubectl
+// create takes a command only after --, and its secrets' literals are data).
+var containerPrograms = map[string]byte{"docker": 2, "podman": 2, "kubectl": 1, "oc": 1}
+
+// runsCommand reports whether subcommand w of a container program (containerPrograms[name] as
+// kind) runs a command from its operands.
+func runsCommand(w []byte, kind byte) bool {
+	return string(w) == "run" || string(w) == wordExec || kind == 2 && string(w) == "create"
+}
+
+// containerValueOptions are docker's, podman's and kubectl's common options that take a value, which is no
 // operand (docker run --name x -e "…" img: x is not the image). An option not listed may take
 // one too: its value is then taken for the image, and an -e after it for the command's (the safe
 // side: its quoted separators are marked).
@@ -39,7 +50,8 @@ var containerValueOptions = map[string]bool{"--name": true, "-p": true, "--publi
 	"--hostname": true, "--add-host": true, "--env-file": true, "--platform": true, "-m": true,
 	"--memory": true, "--cpus": true, "--pull": true, "--log-driver": true, "--log-opt": true,
 	"--device": true, "--cap-add": true, "--cap-drop": true, "--security-opt": true, "--shm-size": true,
-	"--tmpfs": true, "--ulimit": true, "--gpus": true, "-H": true, "--host": true, "--context": true}
+	"--tmpfs": true, "--ulimit": true, "--gpus": true, "-H": true, "--host": true, "--context": true,
+	"-n": true, "--namespace": true, "-c": true, "--container": true, "--image": true}
 
 // A data program's argument is a shell's script, and no data, where it is the value of an
 // option that takes one, --scripts, --script, --user-data, --custom-data (az vm run-command
@@ -64,7 +76,7 @@ var containerValueOptions = map[string]bool{"--name": true, "-p": true, "--publi
 type dataReading struct {
 	on         bool // the command is a data program
 	prefixes   bool // it matches a long option by a prefix of its name (prefixPrograms)
-	container  bool // docker or podman: a run's operands are an image and its command
+	container  byte // containerPrograms: a run's operands are an image (a pod) and its command
 	runs       bool // a container's subcommand came (run, exec, create): its next operand is one
 	scriptRest bool // its arguments from here are a shell's (an --entrypoint shell, run-command)
 	// pastImage: an operand came after scriptRest was set (the image, or a value the reading
@@ -95,7 +107,7 @@ func (d *dataReading) dataOption(o []byte) byte {
 	case "-e", "--env":
 		return valueEnv
 	}
-	if d.container && containerValueOptions[string(o)] {
+	if d.container != 0 && containerValueOptions[string(o)] {
 		return valueOther
 	}
 	for _, n := range scriptOptions {
@@ -141,12 +153,12 @@ func (d *dataReading) commandStart(w []byte, kind byte) {
 		d.scriptRest = true
 	case string(w) == "--" && kind == valuePlain:
 		d.scriptRest, d.pastImage = true, true // kubectl exec pod -- CMD: a command line follows
-	case d.container && operand && !d.scriptRest:
+	case d.container != 0 && operand && !d.scriptRest:
 		// docker run IMG CMD: from the first operand after run, exec or create (the image, a
 		// container, or the value of an option containerValueOptions does not know) a command
 		// may begin, which may be a shell or an interpreter under any name
 		d.scriptRest = d.runs
-		d.runs = d.runs || string(w) == "run" || string(w) == "exec" || string(w) == "create"
+		d.runs = d.runs || runsCommand(w, d.container)
 	}
 }
 
@@ -173,7 +185,10 @@ func keyedScript(s string, i int) bool {
 }
 
 // scriptKeys are what keyedScript looks for, in lower case.
-var scriptKeys = [...]string{"script", "command", "args", "entrypoint", "user-data", "userdata", "$", "`", `\u`}
+// (cmd: Docker's API, Cmd, Healthcheck's CMD-SHELL, cloud-init's runcmd; exec: a probe's or a
+// hook's exec; shell: a Healthcheck's or a step's shell).
+var scriptKeys = [...]string{"script", "command", "args", "entrypoint", "user-data", "userdata", "cmd", wordExec,
+	"shell", "$", "`", `\u`}
 
 // containsFold reports whether v contains k (lower case) in any case: keyedScript reads every
 // argument of a data program, and allocates nothing.

@@ -59,6 +59,8 @@ const (
 	// wordBuiltin and wordCommand run the next word as a command (builtin alias, command .).
 	wordBuiltin = "builtin"
 	wordCommand = "command"
+	// wordExec: exec's redirections stay for the commands after it; kubectl exec runs a command.
+	wordExec = "exec"
 )
 
 // The mask's levels.
@@ -650,7 +652,7 @@ func (l *shellLexer) endWord(i int) {
 			f.cases = max(f.cases-1, 0)
 		default:
 			commandSettings(f, w, name)
-			f.exec = name == "exec"
+			f.exec = name == wordExec
 			f.cond = w == "[[" // as written: "[[" runs a command (a function) of that name
 			f.data = newDataReading(name)
 			f.dataArgs = f.data.on
