@@ -49,9 +49,17 @@ func TestLedger47AnyReferenceReadsBlind(t *testing.T) {
 		{rl46E + "builtin declare -n r; " + def, "rm -rf /data"},
 		{rl46E + "eval 'declare -n r'; " + def, "rm -rf /data"},
 		{rl46E + "eval declare -n r; " + def, "rm -rf /data"},
+		{rl46E + "e=declare; $e -n r; " + def, "rm -rf /data"},
+		{rl46E + "e=declare o=-n; $e $o r; " + def, "rm -rf /data"},
+		{rl46E + "declare${IFS}-n r; " + def, "rm -rf /data"},
+		{rl46E + "d=d; ${d}eclare -gn r; " + def, "rm -rf /data"},
 	})
-	// no reference: a quoted password after declare is hidden whole
-	expectHidden(t, []hiddenRow{{"declare -r x=1\nexport DB_PASSWORD='p;ss'", ";ss"}})
+	// no reference: a quoted password after declare, or a computed command, is hidden whole
+	expectHidden(t, []hiddenRow{
+		{"declare -r x=1\nexport DB_PASSWORD='p;ss'", ";ss"},
+		{"$CC -o x x.c\nexport DB_PASSWORD='p;ss'", ";ss"},
+		{"eval \"$(ssh-agent -s)\"\nexport DB_PASSWORD='p;ss'", ";ss"},
+	})
 }
 
 // rl47Cmd is a container's command list whose script runs rm.

@@ -33,6 +33,7 @@ const (
 	settingRead            // read: its words are names, but an option's value
 	settingReadValue       // read -p, -d, -t …: the next word is a value
 	settingReadName        // read -a: the next word is a name
+	settingComputed        // a computed command ($a q=…): alias's words, and it may be declare -n
 )
 
 // plainName is word w as bash runs it: without quotes, backslashes and line continuations.
@@ -65,7 +66,7 @@ func commandSettings(f *shellFrame, w, name string) {
 		f.settings = settingAssigns
 	default:
 		if strings.ContainsAny(w, "$`") {
-			f.settings = settingAlias // a=alias; $a q=…
+			f.settings = settingComputed // a=alias; $a q=…
 		}
 	}
 }
@@ -73,8 +74,12 @@ func commandSettings(f *shellFrame, w, name string) {
 // setting reads word w of a command whose words define an alias or set a parser option.
 func (l *shellLexer) setting(f *shellFrame, w string) {
 	switch f.settings {
-	case settingAlias:
+	case settingAlias, settingComputed:
 		plain := plainName(w)
+		if f.settings == settingComputed && (strings.ContainsAny(w, "$`") || len(plain) > 1 && plain[0] == '-' && strings.IndexByte(plain, 'n') > 0) {
+			l.blind = true // e=declare; $e -n r, or $e $o r: it may declare a reference
+			return
+		}
 		if declaresReference(plain) {
 			l.blind = true // eval 'declare -n r': a reference, as declare -n is (below)
 			return
