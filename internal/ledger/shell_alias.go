@@ -48,7 +48,7 @@ var plainNameReplacer = strings.NewReplacer("\\\n", "", `"`, "", `'`, "", `\`, "
 
 // commandSettings notes, for command name (plainName of its first word w), which of its words
 // setting reads, or that the next word is still the command's (builtin, command).
-func commandSettings(f *shellFrame, w, name string) {
+func (l *shellLexer) commandSettings(f *shellFrame, w, name string) {
 	switch name {
 	case "alias", "eval":
 		f.settings = settingAlias
@@ -67,6 +67,8 @@ func commandSettings(f *shellFrame, w, name string) {
 	default:
 		if strings.ContainsAny(w, "$`") {
 			f.settings = settingComputed // a=alias; $a q=…
+			// declare${IFS}-n r: the command is declare -n
+			l.blind = l.blind || declaresReference(name)
 		}
 	}
 }

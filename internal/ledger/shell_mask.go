@@ -651,10 +651,7 @@ func (l *shellLexer) endWord(i int) {
 		case "esac":
 			f.cases = max(f.cases-1, 0)
 		default:
-			commandSettings(f, w, name)
-			if f.settings == settingComputed && declaresReference(name) {
-				l.blind = true // declare${IFS}-n r: the command is declare -n
-			}
+			l.commandSettings(f, w, name)
 			f.exec = name == wordExec
 			f.cond = w == "[[" // as written: "[[" runs a command (a function) of that name
 			f.data = newDataReading(name)
