@@ -1,7 +1,8 @@
 package gateway_test
 
 import (
-	"net"
+	"fmt"
+	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	. "github.com/onsi/ginkgo/v2"
@@ -11,15 +12,25 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 )
 
-// closedURL is the address of a port nothing listens on any more: a connect to it is refused at
-// once, as one to a ToolServer whose pods are down.
+// closedURL is the address of a port nothing listens on: a connect to it is refused at once, as
+// one to a ToolServer whose pods are down. The port stays bound, by a socket that never listens,
+// until the container ends: a listener closed at once left the port free for the kernel to hand
+// to the next server that listens, this suite's or another package's running beside it, which
+// the gateway would then reach and list as this ToolServer.
 func closedURL() string {
 	GinkgoHelper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	syscall.ForkLock.RLock() // close-on-exec before any exec (node, claude) could inherit it
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
+	if err == nil {
+		syscall.CloseOnExec(fd)
+	}
+	syscall.ForkLock.RUnlock()
 	Expect(err).NotTo(HaveOccurred())
-	url := "http://" + lis.Addr().String() + "/mcp"
-	Expect(lis.Close()).To(Succeed())
-	return url
+	DeferCleanup(syscall.Close, fd)
+	Expect(syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}})).To(Succeed())
+	bound, err := syscall.Getsockname(fd)
+	Expect(err).NotTo(HaveOccurred())
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", bound.(*syscall.SockaddrInet4).Port)
 }
 
 // Two ToolServers may name one AgentTool; the first by name serves it. Which one does decides how

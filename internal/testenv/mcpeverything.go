@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,15 +38,24 @@ func StartEverythingServer(stderr io.Writer) (*EverythingServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	_, port, _ := net.SplitHostPort(l.Addr().String())
-	_ = l.Close()
-	s := &EverythingServer{URL: "http://127.0.0.1:" + port + "/mcp", port: port, stderr: stderr, log: &syncBuffer{},
+	s := &EverythingServer{stderr: stderr, log: &syncBuffer{},
 		script: filepath.Join(modules, "@modelcontextprotocol", "server-everything", "dist", "index.js")}
-	return s, s.start()
+	// node binds the port itself, seconds after it was found free under load: meanwhile another
+	// process (every package's tests run at once on CI) may have taken it. Such a start is tried
+	// again on another port; any other failure is the server's.
+	for range 5 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		_, s.port, _ = net.SplitHostPort(l.Addr().String())
+		_ = l.Close()
+		s.URL = "http://127.0.0.1:" + s.port + "/mcp"
+		if err = s.start(); err == nil || !strings.Contains(err.Error(), "already in use") {
+			return s, err
+		}
+	}
+	return nil, fmt.Errorf("server-everything found its port taken five times: %s", s.log.String())
 }
 
 // start starts a server and waits until it says it listens.
@@ -61,8 +71,10 @@ func (s *EverythingServer) start() error {
 	exited := make(chan struct{})
 	s.exited = exited
 	go func(cmd *exec.Cmd) { _ = cmd.Wait(); close(exited) }(s.cmd)
+	// Express calls listen's callback when the listen fails too: the ready line is printed, then
+	// "already in use", and node exits. Listening is the ready line and an answer from Express.
 	deadline := time.After(time.Minute)
-	for strings.Count(s.log.String(), everythingReady) == before {
+	for strings.Count(s.log.String(), everythingReady) == before || !s.answers() {
 		select {
 		case <-exited:
 			return fmt.Errorf("server-everything exited before it listened: %s", s.log.String())
@@ -73,6 +85,16 @@ func (s *EverythingServer) start() error {
 		}
 	}
 	return nil
+}
+
+// answers says whether an Express server answers at s.URL (HTTP 400 to a GET naming no session).
+func (s *EverythingServer) answers() bool {
+	resp, err := (&http.Client{Timeout: 5 * time.Second}).Get(s.URL)
+	if err != nil {
+		return false
+	}
+	_ = resp.Body.Close()
+	return resp.Header.Get("X-Powered-By") == "Express"
 }
 
 // Restart kills the server, as a crash or a pod's replacement does, and starts a new one on the
