@@ -85,23 +85,6 @@ func TestRE46MSBuildSwitchesUnseen(t *testing.T) {
 	}, nil)
 }
 
-// TestRE46AgentSettingsListGaps: agentSettingsDirs, now "the one list", leaves out coding agents
-// whose project configuration also names programs their harness runs outside any gate (MCP
-// servers' commands, plugins): opencode (opencode.json, .opencode/ with its plugins), Zed's
-// .zed/settings.json (context servers), Kilo Code's .kilocode/mcp.json, Crush's .crush.json.
-// Writes and deletes admitted at Default and Yolo. Unverified, from those tools' docs.
-func TestRE46AgentSettingsListGaps(t *testing.T) {
-	re46(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`echo '{"mcp":{"x":{"type":"local","command":["sh","-c","id"]}}}' > opencode.json`,
-		`echo x > .opencode/plugin/x.ts`,
-		`rm -rf .opencode`,
-		`echo x > .zed/settings.json`,
-		`echo x > .kilocode/mcp.json`,
-		`echo x > .crush.json`,
-	}, nil)
-}
-
 // TestRE46OverRefusals: ordinary commands now refused. Since engine44: zsh scripts with a grep
 // anchor, a URL fragment or a git format's "~" ask (extendedglob operators read though the option
 // is off by default); script -c and flock -c scripts are read as zsh's for every user; deleting
