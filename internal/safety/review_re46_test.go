@@ -14,16 +14,6 @@ func re46(t *testing.T) {
 	evidenceOnly(t, "RE46_EVIDENCE")
 }
 
-// TestRE46ZshReachedUnread (zsh -oNAME is fixed: TestZshAttachedOption): zsh under another name (rzsh, Debian's restricted zsh) and
-// ksh93 are unrecognised, admitted at Yolo. Unverified, from zsh's source.
-func TestRE46ZshReachedUnread(t *testing.T) {
-	re46(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`rzsh -c 'rm -rf .claude'`,
-		`ksh93 -c 'rm -rf .claude'`,
-	}, nil)
-}
-
 // TestRE46ZshReadsOtherwiseMore: what zsh reads otherwise than bash that zshReadsOtherwise does
 // not flag (unverified, from the zsh manual), each admitted at Default and Yolo unless marked:
 // history modifiers on an unbraced parameter ($x:t, $x:s/a/b/); the clobbering redirections >!
