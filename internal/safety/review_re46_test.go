@@ -58,23 +58,6 @@ func TestRE46StashDeletesSettings(t *testing.T) {
 	}, nil)
 }
 
-// TestRE46MSBuildSwitchesUnseen: MSBuild reads switches from response files (@x.rsp, and
-// Directory.Build.rsp by itself, from the project's directory up), which the engine does not
-// read when they are in the project, though the same line writes them; and MSBuild unquotes a
-// switch's parameters, so logfile="F" writes F while the engine sees a file named "F" with its
-// quotes. Admitted at Default and Yolo (msbuild's: Yolo). Unverified, from MSBuild's docs.
-func TestRE46MSBuildSwitchesUnseen(t *testing.T) {
-	re46(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`echo '-flp:logfile=/root/.bashrc' > x.rsp && dotnet build @x.rsp`,
-		`echo '-flp:logfile=/root/.bashrc' > Directory.Build.rsp && dotnet build`,
-		`dotnet build '-flp:logfile="/root/.bashrc"'`,
-		`dotnet build '-flp:logfile=".claude/settings.json"'`,
-		`dotnet build '-l:FileLogger,Microsoft.Build;logfile="/root/.bashrc"'`,
-		`msbuild '-flp:logfile=".claude/settings.json"'`,
-	}, nil)
-}
-
 // TestRE46OverRefusals: ordinary commands now refused. Since engine44: zsh scripts with a grep
 // anchor, a URL fragment or a git format's "~" ask (extendedglob operators read though the option
 // is off by default); script -c and flock -c scripts are read as zsh's for every user; deleting
