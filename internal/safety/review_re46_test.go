@@ -14,38 +14,6 @@ func re46(t *testing.T) {
 	evidenceOnly(t, "RE46_EVIDENCE")
 }
 
-// TestRE46ZshReadsOtherwiseMore: what zsh reads otherwise than bash that zshReadsOtherwise does
-// not flag (unverified, from the zsh manual), each admitted at Default and Yolo unless marked:
-// history modifiers on an unbraced parameter ($x:t, $x:s/a/b/); the clobbering redirections >!
-// and >>! (bash writes a file named "!", real); globdots set by set -o/set -4, the options
-// array, or setopt/unsetopt with "no" (Yolo); global aliases (alias -g, galiases); cd's
-// two-word form, which substitutes in $PWD; and the zsh/parameter arrays that define functions,
-// aliases and command paths (functions, aliases: Yolo), with path tied to PATH and hash NAME=PATH
-// (Yolo).
-func TestRE46ZshReadsOtherwiseMore(t *testing.T) {
-	re46(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`zsh -c 'x=foo/.claude; rm -rf $x:t'`,
-		`zsh -c 'x=.Xlaude; rm -rf $x:s/X/c/'`,
-		`zsh -c 'x=foo/.env; cat $x:t'`,
-		`zsh -c 'echo x >! .claude/settings.json'`,
-		`zsh -c 'echo x >>! ~/.bashrc'`,
-		`zsh -c 'set -o globdots; cat *'`,
-		`zsh -c 'set -4; cat *'`,
-		`zsh -c 'options[globdots]=on; cat *'`,
-		`zsh -c 'setopt nonoglobdots; cat *'`,
-		`zsh -c 'unsetopt noglobdots; cat *'`,
-		`zsh -c 'alias -g X=.claude; eval "rm -rf X"'`,
-		`zsh -c 'galiases[X]=.env; eval "cat X"'`,
-		`zsh -c 'cd zq9 .claude && rm settings.json'`,
-		`zsh -c 'functions[f]="rm -rf .claude"; f'`,
-		`zsh -c 'aliases[x]="rm -rf .claude"; eval x'`,
-		`zsh -c 'commands[ls]=/tmp/x; ls'`,
-		`zsh -c 'path=(/tmp $path); ls'`,
-		`zsh -c 'hash ls=/tmp/x; ls'`,
-	}, nil)
-}
-
 // TestRE46StashDeletesSettings: git stash -u removes every untracked file, .claude/ among them
 // (real: the directory was gone until stash pop), and a stash with a pathspec in .claude reverts
 // or removes those files, as git checkout -- .claude (denied, noWrite) does. git stash -a asks;
