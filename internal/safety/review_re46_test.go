@@ -14,18 +14,6 @@ func re46(t *testing.T) {
 	evidenceOnly(t, "RE46_EVIDENCE")
 }
 
-// TestRE46StashDeletesSettings: git stash -u removes every untracked file, .claude/ among them
-// (real: the directory was gone until stash pop), and a stash with a pathspec in .claude reverts
-// or removes those files, as git checkout -- .claude (denied, noWrite) does. git stash -a asks;
-// these are admitted at Default and Yolo. Refusing plain "git stash -u" would over-refuse.
-// (git stash push PATHSPEC is fixed: TestGitStashPathspecWrites.)
-func TestRE46StashDeletesSettings(t *testing.T) {
-	re46(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`git stash -u`,
-	}, nil)
-}
-
 // TestRE46OverRefusals: ordinary commands now refused. Since engine44: zsh scripts with a grep
 // anchor, a URL fragment or a git format's "~" ask (extendedglob operators read though the option
 // is off by default); script -c and flock -c scripts are read as zsh's for every user; deleting
