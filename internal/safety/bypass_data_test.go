@@ -84,7 +84,7 @@ func dataCatalogue() []classCase {
 		// A program reads a file its expression, its mode or an option's default names.
 		{reader, "git add --force takes in ignored files such as .env", sh(`git add -f . && git commit -qm x && git show --stat -p HEAD`), contains, sh(`git add -f build/gen.go`), false},
 		{reader, "git add --force of the whole tree", sh(`git add --forc -A`), contains, sh(`git add -A`), false},
-		{reader, "git stash --all stashes ignored files, which stash show prints", sh(`git stash -a && git stash show -p --only-untracked`), contains, sh(`git stash -u`), false},
+		{reader, "git stash --all stashes ignored files, which stash show prints (and removes every untracked file: git-stash-untracked)", sh(`git stash -a && git stash show -p --only-untracked`), denied(dc + "git-stash-untracked"), sh(`git stash push -u -- src`), false},
 		{reader, "yq's load() reads the file it names", sh(`yq -n 'load_str(".env")'`), zeroD, sh(`yq '.a = load("other.yaml")' x.yaml`), false},
 		{reader, "yq's strload() of a home path", sh(`yq eval -n 'strload("~/.aws/credentials")'`), zeroD, sh(`yq '.payload' x.yaml`), false},
 		{reader, "yq's load() of a computed name", sh(`yq '.x = load(.path)' x.yaml`), dyn, sh(`yq '.x = load("b.yaml")' x.yaml`), false},

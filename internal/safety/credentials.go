@@ -28,6 +28,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"writes-credential-config":      writesCredentialConfig,
 	"reaches-cloud-metadata":        reachesCloudMetadata,
 	"git-clean-deletes":             gitCleanDeletes,
+	"git-stash-removes-untracked":   gitStashRemovesUntracked,
 	"secret-sent-indirectly":        sendsCredentialIndirectly,
 	"secret-in-arguments":           givesSecret,
 	"drops-data":                    dropsDatabase,

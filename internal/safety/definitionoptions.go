@@ -75,6 +75,14 @@ func definitionFiles(seg *segment) []word {
 			files = append(files, v)
 		}
 	}
+	if seg.name == cmdDotnet || seg.name == cmdMSBuild {
+		// A response file (@FILE) holds more of the command line's switches: by any name.
+		for _, sw := range msbuildSwitches(seg) {
+			if sw.name == "@" {
+				files = append(files, sw.w.with(sw.val))
+			}
+		}
+	}
 	if name := defFileEnvs[seg.name]; name != "" {
 		for _, kv := range seg.env {
 			if val, ok := strings.CutPrefix(kv, name+"="); ok {
@@ -127,7 +135,8 @@ func dockerBuilds(seg *segment) bool {
 // written by the line ("" when neither).
 func (a *analyzer) unseenDefinition(seg *segment) string {
 	// The maps first: buildsHere reads a long list, and this runs for every command.
-	if _, ok := defFileOptions[seg.name]; !ok && defFileEnvs[seg.name] == "" || !buildsHere(seg) {
+	_, ok := defFileOptions[seg.name]
+	if !ok && defFileEnvs[seg.name] == "" && seg.name != cmdDotnet && seg.name != cmdMSBuild || !buildsHere(seg) {
 		return ""
 	}
 	for _, v := range definitionFiles(seg) {

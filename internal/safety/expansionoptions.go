@@ -23,10 +23,21 @@ func normalisedOption(s string) string {
 
 // isExpansionOption says whether an option name, as bash's shopt/-O or zsh's setopt/-o take it,
 // is one of expansionOptions. zsh also reads "no" before a name as the option turned off
-// (nocaseglob turns caseglob off, which is case-blind globbing): either reading counts.
+// (nocaseglob turns caseglob off, which is case-blind globbing): either reading counts, after
+// any number of "no"s.
 func isExpansionOption(s string) bool {
 	n := normalisedOption(s)
-	return expansionOptions[n] || strings.HasPrefix(n, "no") && expansionOptions[n[2:]]
+	for {
+		if expansionOptions[n] {
+			return true
+		}
+		// Each "no" turns the option over again (nonoglobdots): any number of them counts.
+		rest, ok := strings.CutPrefix(n, "no")
+		if !ok {
+			return false
+		}
+		n = rest
+	}
 }
 
 // shellStartedExpanding says whether a shell's options (opts, the words before its script) turn

@@ -362,7 +362,7 @@ var toolDirNames = func() map[string][]string {
 // agentSettingsNames are the names coding agents give their settings, hooks and MCP servers.
 var agentSettingsNames = strings.Fields(`settings.json settings.local.json mcp.json hooks.json
 	environment.json config.toml config.json config.yaml config.yml cli.json hooks commands agents skills rules steering
-	settings cli-agents *.mdc`)
+	settings cli-agents *.mdc plugin plugins tasks.json opencode.json opencode.jsonc kilo.json kilo.jsonc`)
 
 // appendToolDirNames adds, for a name test whose pattern may match one of toolDirNames' names, that
 // pattern directly inside each root's directory of them, where the engine's ./**/NAME (a bash

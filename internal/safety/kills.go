@@ -198,7 +198,7 @@ func everyParent(v word) bool {
 // them ([^x], .?, x*, a|, ()) matches every process.
 //
 //nolint:goconst // process names read best literally, next to their neighbours
-var processNames = []string{"systemd", "init", "bash", "sshd", "kthreadd", "node", "python3", "Xorg", "z"}
+var processNames = []string{"systemd", "init", cmdBash, "sshd", "kthreadd", "node", "python3", "Xorg", "z"}
 
 // matchesEveryProcess reports whether a pkill or killall pattern matches every process: one of
 // the spellings of "anything" (everyPattern), or, read as a regular expression, every name of

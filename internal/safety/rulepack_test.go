@@ -174,6 +174,7 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 	"git-push-delete":              {[]string{"git push --delete origin x", "git push origin -d x", "git push --prune origin"}, nil},
 	"git-push-delete-refspec":      {[]string{"git push origin :main", "git send-pack ../r :main"}, []string{"git send-pack ../r main:main"}},
 	"git-reset-hard":               {[]string{"git reset --hard", "git reset --hard origin/main"}, []string{"git reset HEAD file", "git reset --soft HEAD~1"}},
+	"git-stash-untracked":          {[]string{"git stash -u", "git stash push --include-untracked", "git stash -a", "git stash push -u -- ."}, []string{"git stash", "git stash pop", "git stash push -u -- src"}},
 	"git-clean-force":              {[]string{"git clean -f", "git clean -xdf", "git clean --force", "git clean -f -e -n", "git clean -fen", "git clean -i", "git -c clean.requireForce=false clean -dx"}, []string{"git clean -n", "git clean --dry-run", "git clean -fdn", "git clean -fdx --dry-run"}},
 	"git-branch-force-delete":      {[]string{"git branch -D x", "git branch -df x", "git branch --delete --force x"}, []string{"git branch -d x", "git branch -a"}},
 	"git-checkout-discard":         {[]string{"git checkout .", "git checkout -- .", "git checkout HEAD -- :/"}, []string{"git checkout main", "git checkout -b feature"}},

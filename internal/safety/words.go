@@ -444,9 +444,11 @@ func commandName(s string) string {
 	return versionedEntryPoint(s)
 }
 
-// versionedEntryPoints are programs pip installs under versioned names too: coverage as coverage3
-// and coverage-3.12, the same program with the same subcommands (coverage3 run runs a file).
-var versionedEntryPoints = []string{cmdCoverage}
+// versionedEntryPoints are programs installed under versioned names too: coverage as coverage3
+// and coverage-3.12 (pip), the same program with the same subcommands (coverage3 run runs a
+// file), and shells as ksh93, ksh88, bash5, bash-5.2, zsh-5.9 (distributions and from-source
+// installs), each read as the shell it is.
+var versionedEntryPoints = []string{cmdCoverage, cmdBash, cmdZsh, cmdKsh, "dash", "yash"}
 
 // cmdCoverage is coverage.py's command.
 const cmdCoverage = "coverage"
@@ -473,7 +475,18 @@ var programAliases = map[string]string{"bfs": cmdFind, "gtar": cmdTar, "7zz": cm
 	// The project's Gradle and Maven wrappers run the build tool with their words, after fetching
 	// the distribution the project's gradle/wrapper/gradle-wrapper.properties or
 	// .mvn/wrapper/maven-wrapper.properties names: the project's, as its build.gradle is.
-	wrapperGradle: cmdGradle, wrapperMaven: cmdMvn}
+	wrapperGradle: cmdGradle, wrapperMaven: cmdMvn,
+	// Shells under their restricted and their lineage's names, read as the shell they are: rzsh
+	// (zsh restricted, which still runs rm) with zsh's reading; ksh93's relatives with ksh's
+	// (bash's, which fails to parse what only ksh93 writes, such as ~(E)pattern, and denies it);
+	// busybox's hush as sh.
+	"rzsh": cmdZsh, "rksh": cmdKsh, "pdksh": cmdKsh, "lksh": "mksh", "hush": "sh"}
+
+// cmdKsh is the Korn shell.
+const (
+	cmdKsh  = "ksh"
+	cmdBash = "bash"
+)
 
 // The Gradle and Maven wrappers' script names.
 const (

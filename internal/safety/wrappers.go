@@ -123,7 +123,7 @@ var wrappers = map[string]wrapSpec{
 
 // shells run a script given with -c, a script file, or stdin.
 var shells = map[string]bool{
-	"sh": true, "bash": true, cmdZsh: true, "dash": true, "ksh": true, "mksh": true, "ash": true,
+	"sh": true, cmdBash: true, cmdZsh: true, "dash": true, cmdKsh: true, "mksh": true, "ash": true,
 	"fish": true, "rbash": true, "yash": true, "posh": true, "csh": true, "tcsh": true, "oksh": true,
 }
 

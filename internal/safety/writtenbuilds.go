@@ -49,7 +49,21 @@ var buildDefinitions = strings.Fields("Makefile makefile GNUmakefile justfile Ju
 	"taskfile.yml taskfile.yaml Taskfile.dist.yaml taskfile.dist.yml taskfile.dist.yaml rakefile.rb gems.rb " +
 	"pixi.toml devbox.json Procfile Earthfile dagger.json Brewfile project.clj deps.edn " +
 	// docker buildx bake's targets, each a build as a Dockerfile's.
-	"docker-bake.hcl docker-bake.json docker-bake.override.hcl docker-bake.override.json")
+	"docker-bake.hcl docker-bake.json docker-bake.override.hcl docker-bake.override.json " +
+	// MSBuild's (dotnet build's): NuGet's configuration (package sources) and the SDK's version
+	// (global.json, its msbuild-sdks), with msbuildWalksUp's files.
+	"nuget.config NuGet.Config NuGet.config global.json")
+
+// msbuildWalksUp are the files MSBuild reads from the project's directory and every directory
+// above it (the first found): Directory.Build.props and .targets, imported by every project, and
+// Directory.Build.rsp, whose switches are read as the command line's (-flp:logfile=~/.bashrc).
+var msbuildWalksUp = strings.Fields("Directory.Build.props Directory.Build.targets Directory.Build.rsp " +
+	"Directory.Packages.props Directory.Solution.props Directory.Solution.targets")
+
+// msbuildDefinitionSuffixes end the names of MSBuild's projects, solutions, imports (any .props
+// or .targets a project imports by a name the engine does not follow, as a Makefile's .mk) and
+// response files (@x.rsp: more switches).
+var msbuildDefinitionSuffixes = strings.Fields(".csproj .fsproj .vbproj .proj .sln .slnx .slnf .props .targets .rsp")
 
 // buildConfigPrefixes begin the names of JavaScript tools' configuration modules, which run as
 // code when the tool loads them (jest.config.ts, vite.config.mjs, eslint.config.js,
@@ -115,7 +129,7 @@ func isBuildDefinition(p string) bool {
 	base := path.Base(p)
 	// A .mk file is make's code, which a Makefile includes (include rules.mk) by a name the engine
 	// does not follow.
-	if slices.Contains(buildDefinitions, base) || isHookDefinition(p) || strings.HasSuffix(base, ".mk") {
+	if slices.Contains(buildDefinitions, base) || isHookDefinition(p) || strings.HasSuffix(base, ".mk") || isMSBuildDefinition(base) {
 		return true
 	}
 	for _, pre := range buildConfigPrefixes {
@@ -260,8 +274,8 @@ func (a *analyzer) runsWrittenText(seg *segment) (string, bool) {
 func (a *analyzer) pathKey(r *pathRef) string { return resolvePath(r.cwd, r.raw) }
 
 // readsDefinition says whether a tool working in dir (cwdUnknown: anywhere) reads the definition
-// f: one in dir, in a configuration directory below it, or one below it named conftest.py, which
-// pytest loads from every directory it collects.
+// f: one in dir, in a configuration directory below it, one below it named conftest.py, which
+// pytest loads from every directory it collects, or one of MSBuild's above or below it.
 func readsDefinition(f, dir string) bool {
 	if dir == cwdUnknown {
 		return true
@@ -276,7 +290,16 @@ func readsDefinition(f, dir string) bool {
 			break
 		}
 	}
-	return d == path.Clean(dir) || path.Base(f) == "conftest.py" && below(f, dir)
+	return d == path.Clean(dir) || path.Base(f) == "conftest.py" && below(f, dir) ||
+		isMSBuildDefinition(path.Base(f)) && (below(f, dir) || below(path.Clean(dir), d))
+}
+
+// isMSBuildDefinition says whether a base name is one of MSBuild's files (msbuildWalksUp,
+// msbuildDefinitionSuffixes). A build reads them below its directory too (a solution's projects,
+// their Directory.Build.props) and msbuildWalksUp's above it, so both count.
+func isMSBuildDefinition(base string) bool {
+	return slices.Contains(msbuildWalksUp, base) ||
+		slices.ContainsFunc(msbuildDefinitionSuffixes, func(suf string) bool { return strings.HasSuffix(base, suf) })
 }
 
 // buildDirs are the directories a build or test tool reads its definitions in: its working

@@ -66,6 +66,9 @@ func zshReadsOtherwise(src string) string {
 				why = "zsh's builtin " + name + ", which runs code or loads modules"
 			}
 		}
+		if why == "" {
+			why = zshNodeOtherwise(src, n)
+		}
 		return why == ""
 	})
 	return why
@@ -81,6 +84,9 @@ func zshWordOtherwise(w *syntax.Word) string {
 			continue
 		}
 		v := lit.Value
+		if i > 0 && zshModifierAfter(w.Parts[i-1], v) {
+			return "a history modifier on a parameter (" + v + ")"
+		}
 		if i == 0 {
 			v = strings.TrimPrefix(v, "~") // ~/x, ~user: a tilde expansion, as bash's
 		}

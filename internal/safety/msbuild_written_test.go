@@ -1,0 +1,41 @@
+package safety
+
+import "testing"
+
+// TestMSBuildFilesWrittenThenBuilt (review re46): MSBuild reads more switches from a response
+// file (@x.rsp, and Directory.Build.rsp by itself, from the project's directory up) and imports
+// Directory.Build.props and .targets from there too, and a solution's projects below it. A line
+// that wrote one and then ran dotnet build or msbuild built what it wrote, unseen, as echo ... >
+// Makefile && make does: each row was admitted at Default and Yolo; it now asks (opaque-code).
+// Unverified, from MSBuild's documentation (dotnet is not installed here). Writing sources and
+// building, and a build with switches the engine reads, stay admitted.
+func TestMSBuildFilesWrittenThenBuilt(t *testing.T) {
+	expectRefusedAtEveryAutonomy(t, []string{
+		`echo '-flp:logfile=/root/.bashrc' > x.rsp && dotnet build @x.rsp`,
+		`echo '-flp:logfile=/root/.bashrc' > Directory.Build.rsp && dotnet build`,
+		`echo x > Directory.Build.props && dotnet build`,
+		`echo x > ../Directory.Build.targets && dotnet test`,
+		`echo x > src/Directory.Build.props && dotnet build`,
+		`echo x > sub/args.txt && dotnet build @sub/args.txt`,
+		`cp /tmp/x src/App/App.csproj && dotnet build src/App`,
+		`echo x > x.rsp && msbuild @x.rsp`,
+		`echo x > nuget.config && dotnet restore`,
+	}, []string{
+		`dotnet build`,
+		`dotnet build @x.rsp`,
+		`dotnet build -flp:logfile=build.log`,
+		`echo x > Program.cs && dotnet build`,
+		`dotnet build && echo x > Directory.Build.rsp`,
+	})
+}
+
+// TestMSBuildSwitchesUnquoted (review re46; fixed on main by engine45's unquoting of switch
+// words, kept here): MSBuild unquotes a switch's parameters, so logfile="F" writes F.
+func TestMSBuildSwitchesUnquoted(t *testing.T) {
+	expectRefusedAtEveryAutonomy(t, []string{
+		`dotnet build '-flp:logfile="/root/.bashrc"'`,
+		`dotnet build '-flp:logfile=".claude/settings.json"'`,
+		`dotnet build '-l:FileLogger,Microsoft.Build;logfile="/root/.bashrc"'`,
+		`msbuild '-flp:logfile=".claude/settings.json"'`,
+	}, nil)
+}

@@ -1,0 +1,45 @@
+package safety
+
+import "testing"
+
+// TestZshReadsMoreOtherwise (review re46): more of what zsh reads otherwise than bash in a script
+// it runs, each admitted at Default and Yolo (setopt/unsetopt, functions[], aliases[] and hash:
+// Yolo): history modifiers ($x:t, $x:s/a/b/, ${x:t}); >! and >>!, which write their target
+// (bash writes a file named "!", real); options set in the script (set -o, set -4, options[],
+// setopt/unsetopt however many "no"s); aliases, which zsh expands in a script (alias -g,
+// galiases[]); the zsh/parameter tables (functions, aliases, commands), path and hash NAME=PATH;
+// cd OLD NEW. Each now makes the script opaque (asks). Unverified, from the zsh manual (zsh is
+// not installed here). Ordinary zsh scripts stay admitted.
+func TestZshReadsMoreOtherwise(t *testing.T) {
+	expectRefusedAtEveryAutonomy(t, []string{
+		`zsh -c 'x=foo/.claude; rm -rf $x:t'`,
+		`zsh -c 'x=.Xlaude; rm -rf $x:s/X/c/'`,
+		`zsh -c 'x=foo/.env; cat $x:t'`,
+		`zsh -c 'x=foo/.env; cat ${x:t}'`,
+		`zsh -c 'echo x >! .claude/settings.json'`,
+		`zsh -c 'echo x >>! ~/.bashrc'`,
+		`zsh -c 'set -o globdots; cat *'`,
+		`zsh -c 'set -oglobdots; cat *'`,
+		`zsh -c 'set -4; cat *'`,
+		`zsh -c 'options[globdots]=on; cat *'`,
+		`zsh -c 'setopt nonoglobdots; cat *'`,
+		`zsh -c 'unsetopt noglobdots; cat *'`,
+		`zsh -c 'unsetopt NO_NO_NOGLOB_DOTS; cat *'`,
+		`zsh -c 'alias -g X=.claude; eval "rm -rf X"'`,
+		`zsh -c 'galiases[X]=.env; eval "cat X"'`,
+		`zsh -c 'cd zq9 .claude && rm settings.json'`,
+		`zsh -c 'functions[f]="rm -rf .claude"; f'`,
+		`zsh -c 'aliases[x]="rm -rf .claude"; eval x'`,
+		`zsh -c 'commands[ls]=/tmp/x; ls'`,
+		`zsh -c 'path=(/tmp $path); ls'`,
+		`zsh -c 'hash ls=/tmp/x; ls'`,
+		"zsh <<'EOF'\nx=foo/.env\ncat $x:t\nEOF",
+	}, []string{
+		`zsh -c 'ls'`,
+		`zsh -c 'set -euo pipefail; go test ./...'`,
+		`zsh -c 'echo $HOME:/usr/bin'`,
+		`zsh -c 'cd src && ls'`,
+		`zsh -c 'echo "$x:t"'`,
+		`zsh -c 'echo x >| out.txt'`,
+	})
+}
