@@ -59,6 +59,13 @@ func TestReviewRL47HidesCommands(t *testing.T) {
 		{rl46E + "e=declare; $e {-n,} r" + rl47rUse, "rm -rf /data"},
 		{rl46E + "d=declare; \"$d\" {-n,} r" + rl47rUse, "rm -rf /data"},
 		{rl46E + "d=declare; builtin $d {-n,} r" + rl47rUse, "rm -rf /data"},
+		{rl46E + "e=declare; eval '$e -n r'" + rl47rUse, "rm -rf /data"},
+		// (at 7d9c978e too) trap's action and mapfile -C's callback are code bash runs, as
+		// eval's words are: trap's is re-read, but not for settings; mapfile -C's not at all.
+		{rl46E + "trap 'declare -gn r' DEBUG; :; trap - DEBUG" + rl47rUse, "rm -rf /data"},
+		{rl46E + "trap 'BASH_ALIASES[q]=\"echo '\"'\"'\"' DEBUG; :; trap - DEBUG\nq; mysql -p'X;rm -rf /data;#'", "rm -rf /data"},
+		{rl46E + "mapfile -C 'declare -gn r <<<' -c 1 a <<< x" + rl47rUse, "rm -rf /data"},
+		{"mapfile -C 'mysql -p\"X\";rm -rf /data;:' -c 1 a <<< x", "rm -rf /data"},
 
 		// 5. A command key spelled so the CLI reads "command"/"Cmd" but the raw text holds no
 		// key: split by the host's quotes or a backslash (bash joins them), or a YAML escape
@@ -71,8 +78,25 @@ func TestReviewRL47HidesCommands(t *testing.T) {
 		{`aws ecs run-task --cli-input-yaml 'overrides: {containerOverrides: [{name: x, "\x63ommand": [sh, -c, "PASSWORD=x;rm -rf /data"]}]}'`, "rm -rf /data"},
 		{"aws ecs run-task --cli-input-yaml 'overrides: {containerOverrides: [{name: x, ? \"comm\\\n    and\" : [sh, -c, \"PASSWORD=x;rm -rf /data\"]}]}'", "rm -rf /data"},
 
-		// 6. A computed subcommand (docker $r, r=run) starts no container command.
+		// 6. A computed or brace-expanded subcommand (docker $r, r=run; docker {run,}) starts no
+		// container command.
 		{"docker $r img python3 -c " + rl47Py, "rm -rf /data"},
+		{"docker {run,} img python3 -c " + rl47Py, "rm -rf /data"},
+		{"docker `echo run` img python3 -c " + rl47Py, "rm -rf /data"},
+		{"kubectl {exec,} pod python3 -c " + rl47Py, "rm -rf /data"},
+
+		// 7. podman exec's -l is --latest (no value): the list takes it for one, so the program
+		// (hush, python3) is taken for the container and its script for data.
+		{"podman exec -l hush -c " + rl47rQ, "rm -rf /data"},
+		{"podman exec -l python3 -c " + rl47Py, "rm -rf /data"},
+
+		// 8. (at 7d9c978e too) ledger47's reason, "which programs are shells is not knowable
+		// from a name", holds for a shell reading its input: a pipe into /bin/da?h (the host
+		// globs it to dash), hush, or a container's one keeps the script data.
+		{"echo " + rl47rQ + " | /bin/da?h", "rm -rf /data"},
+		{"echo " + rl47rQ + " | hush", "rm -rf /data"},
+		{"printf '%s\\n' " + rl47rQ + " | kubectl exec -i pod -- /bin/da?h", "rm -rf /data"},
+		{"echo " + rl47rQ + " | docker exec -i c hush", "rm -rf /data"},
 	})
 }
 
