@@ -85,6 +85,13 @@ func TestReviewRL47HidesCommands(t *testing.T) {
 		{"docker `echo run` img python3 -c " + rl47Py, "rm -rf /data"},
 		{"kubectl {exec,} pod python3 -c " + rl47Py, "rm -rf /data"},
 
+		// 6b. docker's and podman's --health-cmd=… is a script the container's /bin/sh -c runs
+		// (CMD-SHELL); with = the value is data (written apart, it is taken for the image and
+		// kept by chance).
+		{"docker run -d --health-cmd='PASSWORD=x;rm -rf /data' img", "rm -rf /data"},
+		{"podman run -d --health-cmd=\"PASSWORD=x;rm -rf /data\" img", "rm -rf /data"},
+		{"docker service create --health-cmd=\"PASSWORD=x;rm -rf /data\" img", "rm -rf /data"},
+
 		// 7. podman exec's -l is --latest (no value): the list takes it for one, so the program
 		// (hush, python3) is taken for the container and its script for data.
 		{"podman exec -l hush -c " + rl47rQ, "rm -rf /data"},
