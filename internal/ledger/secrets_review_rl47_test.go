@@ -69,7 +69,8 @@ func TestReviewRL47HidesCommands(t *testing.T) {
 
 		// 5. A command key spelled so the CLI reads "command"/"Cmd" but the raw text holds no
 		// key: split by the host's quotes or a backslash (bash joins them), or a YAML escape
-		// other than \u (\x63; an explicit key folded over a line, both read by PyYAML).
+		// other than \u (\x63; an explicit key folded over a line; a !!binary key: PyYAML and
+		// sigs.k8s.io/yaml read each as the key).
 		{`kubectl patch deploy x -p '{"spec":{"template":{"spec":{"containers":[{"name":"x","comm'"and"'":["sh","-c","PASSWORD=x;rm -rf /data"]}]}}}}'`, "rm -rf /data"},
 		{`kubectl patch deploy x -p {\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"x\",\"co\mmand\":[\"sh\",\"-c\",\"PASSWORD=x\;rm\ -rf\ /data\"]}]}}}}`, "rm -rf /data"},
 		{`kubectl apply -f - <<< '{"apiVersion":"v1","kind":"Pod","spec":{"containers":[{"name":"x","comm'"and"'":["sh","-c","PASSWORD=x;rm -rf /data"]}]}}'`, "rm -rf /data"},
@@ -77,6 +78,9 @@ func TestReviewRL47HidesCommands(t *testing.T) {
 		{`kubectl patch deploy x -p '{"spec":{"template":{"spec":{"containers":[{"name":"x","\x63ommand":["sh","-c","PASSWORD=x;rm -rf /data"]}]}}}}'`, "rm -rf /data"},
 		{`aws ecs run-task --cli-input-yaml 'overrides: {containerOverrides: [{name: x, "\x63ommand": [sh, -c, "PASSWORD=x;rm -rf /data"]}]}'`, "rm -rf /data"},
 		{"aws ecs run-task --cli-input-yaml 'overrides: {containerOverrides: [{name: x, ? \"comm\\\n    and\" : [sh, -c, \"PASSWORD=x;rm -rf /data\"]}]}'", "rm -rf /data"},
+		// sigs.k8s.io/yaml (kubectl's reader) turns each of these keys into "command" (checked)
+		{"kubectl patch deploy x -p '{spec: {template: {spec: {containers: [{name: x, !!binary Y29tbWFuZA==: [sh, -c, \"PASSWORD=x;rm -rf /data\"]}]}}}}'", "rm -rf /data"},
+		{"kubectl patch deploy x -p '{spec: {template: {spec: {containers: [{name: x, ? \"comm\\\n    and\" : [sh, -c, \"PASSWORD=x;rm -rf /data\"]}]}}}}'", "rm -rf /data"},
 
 		// 6. A computed or brace-expanded subcommand (docker $r, r=run; docker {run,}) starts no
 		// container command.
