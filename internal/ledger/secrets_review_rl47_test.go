@@ -28,6 +28,7 @@ func TestReviewRL47HidesCommands(t *testing.T) {
 		{"docker run shimg -c " + rl47rQ, "rm -rf /data"}, // ENTRYPOINT ["sh"]
 		{"az vm run-command invoke -g g -n vm --command-id RunShellScript --scripts " + rl47rQ, "rm -rf /data"},
 		{"aws ec2 run-instances --user-data " + rl47rQ, "rm -rf /data"},
+		{"kubectl apply -f - <<'EOF'\nspec:\n  containers:\n  - name: x\n    command: [sh, -c, " + rl47rQ + "]\nEOF", "rm -rf /data"},
 
 		// 2. -e/--env right after the image is still read as docker's environment (data), but
 		// docker stops reading options at the image: the container gets -e (ENTRYPOINT
@@ -79,6 +80,7 @@ func TestReviewRL47HidesCommands(t *testing.T) {
 		{`aws ecs run-task --cli-input-yaml 'overrides: {containerOverrides: [{name: x, "\x63ommand": [sh, -c, "PASSWORD=x;rm -rf /data"]}]}'`, "rm -rf /data"},
 		{"aws ecs run-task --cli-input-yaml 'overrides: {containerOverrides: [{name: x, ? \"comm\\\n    and\" : [sh, -c, \"PASSWORD=x;rm -rf /data\"]}]}'", "rm -rf /data"},
 		// sigs.k8s.io/yaml (kubectl's reader) turns each of these keys into "command" (checked)
+		{"kubectl apply -f - <<< 'spec: {containers: [{name: x, !!binary Y29tbWFuZA==: [sh, -c, \"PASSWORD=x;rm -rf /data\"]}]}'", "rm -rf /data"},
 		{"kubectl patch deploy x -p '{spec: {template: {spec: {containers: [{name: x, !!binary Y29tbWFuZA==: [sh, -c, \"PASSWORD=x;rm -rf /data\"]}]}}}}'", "rm -rf /data"},
 		{"kubectl patch deploy x -p '{spec: {template: {spec: {containers: [{name: x, ? \"comm\\\n    and\" : [sh, -c, \"PASSWORD=x;rm -rf /data\"]}]}}}}'", "rm -rf /data"},
 
