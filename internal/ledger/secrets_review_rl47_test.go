@@ -110,6 +110,14 @@ func TestReviewRL47HidesCommands(t *testing.T) {
 		{"echo " + rl47rQ + " | hush", "rm -rf /data"},
 		{"printf '%s\\n' " + rl47rQ + " | kubectl exec -i pod -- /bin/da?h", "rm -rf /data"},
 		{"echo " + rl47rQ + " | docker exec -i c hush", "rm -rf /data"},
+		// and for the host's own command: a shell named by a glob, one no list names, or a
+		// computed one ($SH, which the docs say is read as code) runs -c's script, whose inner
+		// quotes then hide the rm (bash -c keeps it).
+		{"/bin/da?h -c " + rl47rQ, "rm -rf /data"},
+		{"/bin/b?sh -c " + rl47rQ, "rm -rf /data"},
+		{"hush -c " + rl47rQ, "rm -rf /data"},
+		{"sudo hush -c " + rl47rQ, "rm -rf /data"},
+		{"$SH -c " + rl47rQ, "rm -rf /data"},
 	})
 }
 
