@@ -3,7 +3,8 @@ package ledger
 import "testing"
 
 // Review rl47: an attacker's review of ledger47's fixes. Each row below failed on rl47's base
-// (main at 1be1091b); they are evidence, run only with RL47_EVIDENCE=1. Every command row was
+// (main at 1be1091b); they are evidence, run only with RL47_EVIDENCE=1 (the password rows, fixed, are
+// TestLedger48KeysAndExpansionsOnly). Every command row was
 // run in bash 5.2 with a stand-in rm printing "RM RAN" (and a stand-in docker that execs the
 // image's entrypoint with the container's arguments), and rm ran.
 
@@ -118,21 +119,5 @@ func TestReviewRL47HidesCommands(t *testing.T) {
 		{"hush -c " + rl47rQ, "rm -rf /data"},
 		{"sudo hush -c " + rl47rQ, "rm -rf /data"},
 		{"$SH -c " + rl47rQ, "rm -rf /data"},
-	})
-}
-
-// TestReviewRL47LeaksSecrets: a password main hid whole before ledger47 (7d9c978e), now recorded
-// in part: every argument of a data program is read for command keys, and "$" (or cmd, exec,
-// shell, args, script in any case) inside the password itself makes its value a script.
-func TestReviewRL47LeaksSecrets(t *testing.T) {
-	evidenceOnly(t, "RL47_EVIDENCE")
-	expectHidden(t, []hiddenRow{
-		{"docker run -e 'POSTGRES_PASSWORD=pa$$;word' postgres", ";word"},
-		{"docker run --env 'DB_PASSWORD=hunter2$;x' img", ";x"},
-		{"podman run -e \"API_TOKEN=abc\\$def;ghi\" img", ";ghi"},
-		{"kubectl create secret generic x --from-literal='password=pa$$;word'", ";word"},
-		{"kubectl create secret generic db --from-literal='DB_PASSWORD=Shell;word'", ";word"},
-		{"helm install x c --set 'db.password=pa$$;word'", ";word"},
-		{"curl -d 'password=pa$$;word' https://x/login", ";word"},
 	})
 }

@@ -565,7 +565,7 @@ func (l *shellLexer) beginWord(i int) {
 	case f.redirTarget:
 		f.redirTarget = false
 		// kubectl apply -f - <<< '{…"command":[…]}': a here-string's word is an argument too
-		f.dataArgs = f.dataArgs && !keyedScript(l.s, i)
+		f.dataArgs = f.dataArgs && !keyedScript(l.s, i, i)
 	case f.data.on && !f.cmdPos:
 		f.dataArgs = f.data.arg(l.s, i)
 	case f.cmdPos && f.kind != frameParam:
