@@ -41,3 +41,31 @@ func TestLedger48KeysAndExpansionsOnly(t *testing.T) {
 		{`kubectl apply -f - <<< 'spec: {containers: [{name: x, runCmd : [sh, -c, "PASSWORD=x;rm -rf /data"]}]}'`, "rm -rf /data"},
 	})
 }
+
+// rl48Q is a script whose rm runs, but whose inner quotes hide the rm where the script is only
+// marked at its outer quotes (bash -c runs mysql -p"X", then rm).
+const rl48Q = `'mysql -p"X";rm -rf /data'`
+
+// TestLedger48UnknownShellsReadArgs: a command word the host globs or computes, or a shell no
+// list named (hush, lksh, bash-5.2, bash-static, sh.distrib), given -c or piped into, kept its
+// script data. Now such a word is taken for a shell: it reads -c's script or its input again.
+func TestLedger48UnknownShellsReadArgs(t *testing.T) {
+	rows := make([]keptRow, 0, 64)
+	for _, sh := range []string{"/bin/da?h", "/bin/b?sh", "/bin/b[a]sh", "/usr/bin/*sh", "$SH", `"${SHELL}"`, "${SH:-sh}", "`which sh`", "$(command -v sh)",
+		"hush", "lksh", "pdksh", "oksh", "loksh", "rksh", "rzsh", "bash-static", "/bin/bash-5.2", "zsh-5.9", "ksh_93", "/usr/bin/sh.distrib", "busybox-1.36"} {
+		rows = append(rows, keptRow{sh + " -c " + rl48Q, "rm -rf /data"},
+			keptRow{"echo " + rl48Q + " | " + sh, "rm -rf /data"},
+			keptRow{"sudo -u x true; " + sh + " -ec " + rl48Q, "rm -rf /data"})
+	}
+	rows = append(rows, keptRow{"sudo hush -c " + rl48Q, "rm -rf /data"},
+		keptRow{"FOO=1 $SH -c " + rl48Q, "rm -rf /data"},
+		keptRow{"echo " + rl48Q + " | docker exec -i c hush", "rm -rf /data"})
+	expectKept(t, rows)
+	expectHidden(t, []hiddenRow{
+		// near misses: a computed program given a script file or no -c, and the test commands
+		{`"$MYSQL" --password='X;Y' db`, ";Y"},
+		{"$CC -o out main.c; mysql -p'X;Y'", ";Y"},
+		{"[ -s f ] && mysql -p'X;Y'", ";Y"},
+		{"ls *.txt | wc -l; mysql -p'X;Y'", ";Y"},
+	})
+}

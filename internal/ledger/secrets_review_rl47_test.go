@@ -105,19 +105,8 @@ func TestReviewRL47HidesCommands(t *testing.T) {
 		{"podman exec -l python3 -c " + rl47Py, "rm -rf /data"},
 
 		// 8. (at 7d9c978e too) ledger47's reason, "which programs are shells is not knowable
-		// from a name", holds for a shell reading its input: a pipe into /bin/da?h (the host
-		// globs it to dash), hush, or a container's one keeps the script data.
-		{"echo " + rl47rQ + " | /bin/da?h", "rm -rf /data"},
-		{"echo " + rl47rQ + " | hush", "rm -rf /data"},
+		// from a name", holds for a shell reading its input: a pipe into a container's /bin/da?h
+		// keeps the script data (the host's own, and hush: TestLedger48UnknownShellsReadArgs).
 		{"printf '%s\\n' " + rl47rQ + " | kubectl exec -i pod -- /bin/da?h", "rm -rf /data"},
-		{"echo " + rl47rQ + " | docker exec -i c hush", "rm -rf /data"},
-		// and for the host's own command: a shell named by a glob, one no list names, or a
-		// computed one ($SH, which the docs say is read as code) runs -c's script, whose inner
-		// quotes then hide the rm (bash -c keeps it).
-		{"/bin/da?h -c " + rl47rQ, "rm -rf /data"},
-		{"/bin/b?sh -c " + rl47rQ, "rm -rf /data"},
-		{"hush -c " + rl47rQ, "rm -rf /data"},
-		{"sudo hush -c " + rl47rQ, "rm -rf /data"},
-		{"$SH -c " + rl47rQ, "rm -rf /data"},
 	})
 }

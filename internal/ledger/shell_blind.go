@@ -87,6 +87,7 @@ var rereaders = map[string]bool{"eval": true, "su": true, "runuser": true, "watc
 	"flock": true, "parallel": true, "tmux": true, "trap": true, "fc": true, "--command": true,
 	"sh": true, "bash": true, "rbash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "csh": true,
 	"tcsh": true, "fish": true, "yash": true, "posh": true, shellPwsh: true, "busybox": true, "ssh": true,
+	"hush": true, "lksh": true, "pdksh": true, "oksh": true, "loksh": true, "rksh": true, "rzsh": true, "sh.distrib": true,
 	"rsh": true, "autossh": true, "mosh": true}
 
 // rereadsCommand reports whether word w (as written) names a command that has another shell
@@ -106,7 +107,7 @@ func rereadsCommand(s string, end int, w string, cmd bool) bool {
 		}
 	}
 	return rereaderName(b) && (!scriptShell(b) || shellReadsArgs(s, end, b)) ||
-		cmd && sourceCommand(b) && shellReadsArgs(s, end, b)
+		cmd && (sourceCommand(b) || unknownCommand(b)) && shellReadsArgs(s, end, b)
 }
 
 // sourceCommand reports whether w (without quotes) is source or .: they read a file as the
@@ -205,7 +206,7 @@ func (r *rereadScan) endWord(end int) {
 	// a shell or source after a | reads its input whatever its operand names (ln -s /dev/stdin x;
 	// echo … | bash x): the line is read blind
 	if r.wordStart >= 0 && r.from < 0 && (rereaderName(r.word) && (!scriptShell(r.word) || r.piped || shellReadsArgs(r.s, end, r.word)) ||
-		r.atCmd && sourceCommand(r.word) && (r.piped || shellReadsArgs(r.s, end, r.word))) {
+		r.atCmd && (sourceCommand(r.word) || unknownCommand(r.word)) && (r.piped || shellReadsArgs(r.s, end, r.word))) {
 		r.from = r.wordStart
 		if r.piped {
 			r.from = r.lineStart
