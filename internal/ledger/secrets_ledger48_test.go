@@ -69,3 +69,44 @@ func TestLedger48UnknownShellsReadArgs(t *testing.T) {
 		{"ls *.txt | wc -l; mysql -p'X;Y'", ";Y"},
 	})
 }
+
+// TestLedger48DataScriptsReadBlind: a data program's script (an entrypoint's arguments, the
+// image's, --scripts, --user-data, a keyed value, a here-string's) was marked at its outer
+// quotes only, so inner quotes hid what followed; and -e right after the image was taken for
+// docker's, though docker stops reading options at the image. Now the script is read as bash
+// -c's is (blind, to the command's end), and the image itself begins the container's command.
+func TestLedger48DataScriptsReadBlind(t *testing.T) {
+	rows := make([]keptRow, 0, 32)
+	for _, q := range []string{rl48Q, `"mysql -p'X';rm -rf /data"`, `'mysql --password="X" && rm -rf /data'`} {
+		rows = append(rows,
+			keptRow{"docker run --entrypoint /bin/da?h img -c " + q, "rm -rf /data"},
+			keptRow{"docker run --rm --entrypoint=sh -e A=1 img -c " + q, "rm -rf /data"},
+			keptRow{"kubectl exec pod -- /bin/da?h -c " + q, "rm -rf /data"},
+			keptRow{"oc exec -it pod -- sh -ec " + q, "rm -rf /data"},
+			keptRow{"docker run shimg -c " + q, "rm -rf /data"},
+			keptRow{"podman run -d shcimg -e " + q, "rm -rf /data"},
+			keptRow{"docker run shcimg --env " + q, "rm -rf /data"},
+			keptRow{"az vm run-command invoke -g g -n vm --command-id RunShellScript --scripts " + q, "rm -rf /data"},
+			keptRow{"az vm run-command invoke -g g -n vm --command-id RunShellScript --scr " + q, "rm -rf /data"},
+			keptRow{"aws ec2 run-instances --user-data " + q, "rm -rf /data"},
+			keptRow{"docker run img bash -O {extglob,-c} " + q, "rm -rf /data"},
+			keptRow{"kubectl exec pod -- {sh,-c} " + q, "rm -rf /data"},
+		)
+	}
+	rows = append(rows,
+		keptRow{`kubectl patch deploy x -p '{"spec":{"containers":[{"name":"x","command":["sh","-c","mysql -p\"X\";rm -rf /data"]}]}}'`, "rm -rf /data"},
+		keptRow{`kubectl apply -f - <<< '{"spec":{"containers":[{"name":"x","args":["-c","mysql -p\"X\";rm -rf /data"]}]}}'`, "rm -rf /data"})
+	expectKept(t, rows)
+	// near misses: the environment before the image, a secret's literal, a JSON without a key
+	expectHidden(t, []hiddenRow{
+		{"docker run -e \"POSTGRES_PASSWORD=p;w\" postgres", ";w"},
+		{"docker run --name db --env 'POSTGRES_PASSWORD=p;w' -d postgres", ";w"},
+		{"docker run --entrypoint sh -e 'DB_PASSWORD=p;w' img -c 'echo hi'", ";w"},
+		{"kubectl run x --image=i --env=\"POSTGRES_PASSWORD=p@ss;word\" -- postgres", ";word"},
+		{"kubectl create secret generic x --from-literal='password=x;y'", ";y"},
+		{`kubectl patch secret x -p '{"stringData":{"password":"p;w"}}'`, ";w"},
+	})
+	// over-record, by choice: a container's command may be a shell by any name, so its
+	// arguments are read as bash -c's are, and a quoted password's tail is recorded
+	expectKept(t, []keptRow{{"kubectl exec pod -- mysql -p'X;Y' db", ";Y"}, {"docker run img mysql -p'X;Y'", ";Y"}})
+}

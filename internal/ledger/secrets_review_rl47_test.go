@@ -19,23 +19,12 @@ const rl47rQ = `'mysql -p"X";rm -rf /data'`
 func TestReviewRL47HidesCommands(t *testing.T) {
 	evidenceOnly(t, "RL47_EVIDENCE")
 	expectKept(t, []keptRow{
-		// 1. A data program's script (any --entrypoint's arguments, the image's own entrypoint's,
-		// --scripts, --user-data) is marked at its outer quotes but not read as a script: its
-		// inner quotes hide what follows (bash -c 'mysql -p"X";rm -rf /data' keeps the rm; these
-		// do not). The first four are ledger47's new rules; the last two were so before.
-		{"docker run --entrypoint /bin/da?h img -c " + rl47rQ, "rm -rf /data"},
-		{"docker run --entrypoint sh img -c " + rl47rQ, "rm -rf /data"},
-		{"kubectl exec pod -- /bin/da?h -c " + rl47rQ, "rm -rf /data"},
-		{"docker run shimg -c " + rl47rQ, "rm -rf /data"}, // ENTRYPOINT ["sh"]
-		{"az vm run-command invoke -g g -n vm --command-id RunShellScript --scripts " + rl47rQ, "rm -rf /data"},
-		{"aws ec2 run-instances --user-data " + rl47rQ, "rm -rf /data"},
+		// 1. A data program's script is marked at its outer quotes but not read as a script: its
+		// inner quotes hide what follows (bash -c 'mysql -p"X";rm -rf /data' keeps the rm). Left:
+		// a here-document's manifest (the arguments' rows: TestLedger48DataScriptsReadBlind).
 		{"kubectl apply -f - <<'EOF'\nspec:\n  containers:\n  - name: x\n    command: [sh, -c, " + rl47rQ + "]\nEOF", "rm -rf /data"},
 
-		// 2. -e/--env right after the image is still read as docker's environment (data), but
-		// docker stops reading options at the image: the container gets -e (ENTRYPOINT
-		// ["sh","-c"] runs sh -c -e SCRIPT).
-		{"docker run shcimg -e \"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
-		{"docker run -d shcimg -e " + rl47rQ, "rm -rf /data"},
+		// 2. (-e right after the image, fixed: TestLedger48DataScriptsReadBlind)
 
 		// 3. A brace the host expands into -c where the check does not look: the value of a
 		// shell option that takes one (-O, +O, -o, --rcfile, --init-file), or the command word.
@@ -47,8 +36,6 @@ func TestReviewRL47HidesCommands(t *testing.T) {
 		{"{bash,-c} " + rl47rQ, "rm -rf /data"},
 		{"{sh,-ec} " + rl47rQ, "rm -rf /data"},
 		{"sudo {bash,-c} " + rl47rQ, "rm -rf /data"},
-		{"kubectl exec pod -- {sh,-c} " + rl47rQ, "rm -rf /data"},
-		{"docker run img bash -O {extglob,-c} " + rl47rQ, "rm -rf /data"},
 
 		// 4. A nameref the new check misses: eval's words are read for alias definitions only
 		// (a computed eval word, $'\x64eclare'), and a brace {-n,} among a computed command's
@@ -87,7 +74,6 @@ func TestReviewRL47HidesCommands(t *testing.T) {
 
 		// 6. A computed or brace-expanded subcommand (docker $r, r=run; docker {run,}) starts no
 		// container command.
-		{"docker $r img python3 -c " + rl47Py, "rm -rf /data"},
 		{"docker {run,} img python3 -c " + rl47Py, "rm -rf /data"},
 		{"docker `echo run` img python3 -c " + rl47Py, "rm -rf /data"},
 		{"kubectl {exec,} pod python3 -c " + rl47Py, "rm -rf /data"},

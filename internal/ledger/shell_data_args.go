@@ -119,8 +119,11 @@ func (d *dataReading) dataOption(o []byte) byte {
 }
 
 // arg reads the argument of a data program that starts at s[i] and reports whether it is data
-// (its quoted separators end nothing).
-func (d *dataReading) arg(s string, i int) bool {
+// (its quoted separators end nothing), and whether it begins a script read as bash -c's is
+// (blind, inner quotes and all, to the command's end): a script value, or the container's or
+// machine's command line past the image (blind where the program is a shell, and which is not
+// knowable). The environment before the image stays data.
+func (d *dataReading) arg(s string, i int) (data, script bool) {
 	var buf [64]byte
 	w, _, _ := plainWord(s, i, min(len(s), i+len(buf)), buf[:0])
 	kind, at := d.next, i
@@ -132,9 +135,10 @@ func (d *dataReading) arg(s string, i int) bool {
 			d.next = d.dataOption(w)
 		}
 	}
-	script := kind == valueScript || keyedScript(s, i, at)
+	script = kind == valueScript || keyedScript(s, i, at)
 	d.commandStart(w, kind)
-	return !script && (!d.scriptRest || kind == valueEnv && !d.pastImage)
+	data = !script && (!d.scriptRest || kind == valueEnv && !d.pastImage)
+	return data, script || d.scriptRest && d.pastImage
 }
 
 // commandStart notes where, from argument w (quotes removed) read as kind, the arguments are a
@@ -157,7 +161,9 @@ func (d *dataReading) commandStart(w []byte, kind byte) {
 		// docker run IMG CMD: from the first operand after run, exec or create (the image, a
 		// container, or the value of an option containerValueOptions does not know) a command
 		// may begin, which may be a shell or an interpreter under any name
-		d.scriptRest = d.runs
+		// (docker and podman stop reading their options at the image: -e after it is the
+		// container's; kubectl reads its options anywhere before --)
+		d.scriptRest, d.pastImage = d.runs, d.runs && d.container == 2
 		d.runs = d.runs || runsCommand(w, d.container)
 	}
 }
