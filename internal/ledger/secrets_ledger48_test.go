@@ -67,6 +67,9 @@ func TestLedger48UnknownShellsReadArgs(t *testing.T) {
 		{"$CC -o out main.c; mysql -p'X;Y'", ";Y"},
 		{"[ -s f ] && mysql -p'X;Y'", ";Y"},
 		{"ls *.txt | wc -l; mysql -p'X;Y'", ";Y"},
+		// a JSON's [ after its { names no command
+		{`curl -d '{"roles":["a"],"password":"p;w"}' https://x/login`, ";w"},
+		{`echo '{"roles":[$x],"password":"p;w"}' | jq .`, ";w"},
 	})
 }
 
@@ -109,4 +112,42 @@ func TestLedger48DataScriptsReadBlind(t *testing.T) {
 	// over-record, by choice: a container's command may be a shell by any name, so its
 	// arguments are read as bash -c's are, and a quoted password's tail is recorded
 	expectKept(t, []keptRow{{"kubectl exec pod -- mysql -p'X;Y' db", ";Y"}, {"docker run img mysql -p'X;Y'", ";Y"}})
+}
+
+// rl48Py is a container's interpreter whose script runs rm.
+const rl48Py = `"import os; os.system('PASSWORD=x;rm -rf /data')"`
+
+// TestLedger48CheapOnes: a brace the host expands into -c (in a shell option's value, in the
+// command word), a brace-expanded subcommand, --health-cmd=… and podman exec -l (--latest, no
+// value) kept a script data. Now each reads it blind.
+func TestLedger48CheapOnes(t *testing.T) {
+	expectKept(t, []keptRow{
+		{"bash -O {extglob,-c} " + rl48Q, "rm -rf /data"},
+		{"bash +O {extglob,-c} " + rl48Q, "rm -rf /data"},
+		{"bash -o {errexit,-c} " + rl48Q, "rm -rf /data"},
+		{"bash -euo {pipefail,-c} " + rl48Q, "rm -rf /data"},
+		{"bash --rcfile {/dev/null,-c} " + rl48Q, "rm -rf /data"},
+		{"bash --init-file {/dev/null,-c} " + rl48Q, "rm -rf /data"},
+		{"{bash,-c} " + rl48Q, "rm -rf /data"},
+		{"{sh,-ec} " + rl48Q, "rm -rf /data"},
+		{"/bin/{ba,}sh -c " + rl48Q, "rm -rf /data"},
+		{"sudo {bash,-c} " + rl48Q, "rm -rf /data"},
+		{"env {hush,-c} " + rl48Q, "rm -rf /data"},
+		{"docker {run,} img python3 -c " + rl48Py, "rm -rf /data"},
+		{"kubectl {exec,} pod python3 -c " + rl48Py, "rm -rf /data"},
+		{"podman {exec,} c python3 -c " + rl48Py, "rm -rf /data"},
+		{"docker run -d --health-cmd='PASSWORD=x;rm -rf /data' img", "rm -rf /data"},
+		{"docker run -d --health-cmd 'PASSWORD=x;rm -rf /data' img", "rm -rf /data"},
+		{"podman run -d --health-cmd=\"PASSWORD=x;rm -rf /data\" img", "rm -rf /data"},
+		{"docker service create --health-cmd=\"PASSWORD=x;rm -rf /data\" img", "rm -rf /data"},
+		{"podman exec -l hush -c " + rl48Q, "rm -rf /data"},
+		{"podman exec -l python3 -c " + rl48Py, "rm -rf /data"},
+		{"podman exec -it -l python3 -c " + rl48Py, "rm -rf /data"},
+	})
+	expectHidden(t, []hiddenRow{
+		// near misses: docker run's -l is --label, a brace with no shell in it
+		{"docker run -l a=b -e 'POSTGRES_PASSWORD=p;w' postgres", ";w"},
+		{"cp f{,.bak}; mysql -p'X;Y'", ";Y"},
+		{"echo {a,b}; mysql -p'X;Y'", ";Y"},
+	})
 }

@@ -26,16 +26,7 @@ func TestReviewRL47HidesCommands(t *testing.T) {
 
 		// 2. (-e right after the image, fixed: TestLedger48DataScriptsReadBlind)
 
-		// 3. A brace the host expands into -c where the check does not look: the value of a
-		// shell option that takes one (-O, +O, -o, --rcfile, --init-file), or the command word.
-		{"bash -O {extglob,-c} " + rl47rQ, "rm -rf /data"},
-		{"bash +O {extglob,-c} " + rl47rQ, "rm -rf /data"},
-		{"bash -o {errexit,-c} " + rl47rQ, "rm -rf /data"},
-		{"bash --rcfile {/dev/null,-c} " + rl47rQ, "rm -rf /data"},
-		{"bash --init-file {/dev/null,-c} " + rl47rQ, "rm -rf /data"},
-		{"{bash,-c} " + rl47rQ, "rm -rf /data"},
-		{"{sh,-ec} " + rl47rQ, "rm -rf /data"},
-		{"sudo {bash,-c} " + rl47rQ, "rm -rf /data"},
+		// 3. (braces the host expands into -c, fixed: TestLedger48CheapOnes)
 
 		// 4. A nameref the new check misses: eval's words are read for alias definitions only
 		// (a computed eval word, $'\x64eclare'), and a brace {-n,} among a computed command's
@@ -72,23 +63,10 @@ func TestReviewRL47HidesCommands(t *testing.T) {
 		{"kubectl patch deploy x -p '{spec: {template: {spec: {containers: [{name: x, !!binary Y29tbWFuZA==: [sh, -c, \"PASSWORD=x;rm -rf /data\"]}]}}}}'", "rm -rf /data"},
 		{"kubectl patch deploy x -p '{spec: {template: {spec: {containers: [{name: x, ? \"comm\\\n    and\" : [sh, -c, \"PASSWORD=x;rm -rf /data\"]}]}}}}'", "rm -rf /data"},
 
-		// 6. A computed or brace-expanded subcommand (docker $r, r=run; docker {run,}) starts no
-		// container command.
-		{"docker {run,} img python3 -c " + rl47Py, "rm -rf /data"},
+		// 6. A backquoted subcommand starts no container command.
 		{"docker `echo run` img python3 -c " + rl47Py, "rm -rf /data"},
-		{"kubectl {exec,} pod python3 -c " + rl47Py, "rm -rf /data"},
 
-		// 6b. docker's and podman's --health-cmd=… is a script the container's /bin/sh -c runs
-		// (CMD-SHELL); with = the value is data (written apart, it is taken for the image and
-		// kept by chance).
-		{"docker run -d --health-cmd='PASSWORD=x;rm -rf /data' img", "rm -rf /data"},
-		{"podman run -d --health-cmd=\"PASSWORD=x;rm -rf /data\" img", "rm -rf /data"},
-		{"docker service create --health-cmd=\"PASSWORD=x;rm -rf /data\" img", "rm -rf /data"},
-
-		// 7. podman exec's -l is --latest (no value): the list takes it for one, so the program
-		// (hush, python3) is taken for the container and its script for data.
-		{"podman exec -l hush -c " + rl47rQ, "rm -rf /data"},
-		{"podman exec -l python3 -c " + rl47Py, "rm -rf /data"},
+		// 6b., 7. (--health-cmd=…, podman exec -l: fixed, TestLedger48CheapOnes)
 
 		// 8. (at 7d9c978e too) ledger47's reason, "which programs are shells is not knowable
 		// from a name", holds for a shell reading its input: a pipe into a container's /bin/da?h

@@ -83,6 +83,7 @@ type dataReading struct {
 	// does not know): an -e from here is the shell's option, not docker's (sh -c -e SCRIPT).
 	pastImage bool
 	next      byte // what the next word is: the value of an option (dataOption)
+	exec      bool // the subcommand is exec, whose -l is podman's --latest (no value)
 }
 
 // What a data program's option takes as its value.
@@ -95,7 +96,8 @@ const (
 )
 
 // scriptOptions are the options whose value is a script.
-var scriptOptions = [...]string{"--scripts", "--script", "--user-data", "--custom-data"}
+// (--health-cmd: docker's and podman's, run by the container's /bin/sh -c, CMD-SHELL)
+var scriptOptions = [...]string{"--scripts", "--script", "--user-data", "--custom-data", "--health-cmd"}
 
 // dataOption is what option o (quotes removed, without =value) of a data program takes; a
 // program that matches prefixes takes any prefix of a script option for it (the safe side where
@@ -107,7 +109,7 @@ func (d *dataReading) dataOption(o []byte) byte {
 	case "-e", "--env":
 		return valueEnv
 	}
-	if d.container != 0 && containerValueOptions[string(o)] {
+	if d.container != 0 && containerValueOptions[string(o)] && (!d.exec || string(o) != "-l") {
 		return valueOther
 	}
 	for _, n := range scriptOptions {
@@ -164,7 +166,9 @@ func (d *dataReading) commandStart(w []byte, kind byte) {
 		// (docker and podman stop reading their options at the image: -e after it is the
 		// container's; kubectl reads its options anywhere before --)
 		d.scriptRest, d.pastImage = d.runs, d.runs && d.container == 2
-		d.runs = d.runs || runsCommand(w, d.container)
+		d.exec = d.exec || !d.runs && string(w) == wordExec
+		// a computed or brace-expanded subcommand (docker {run,}, docker `echo run`) may be run
+		d.runs = d.runs || runsCommand(w, d.container) || bytes.ContainsAny(w, "{$`*?[")
 	}
 }
 

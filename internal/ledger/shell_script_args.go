@@ -80,8 +80,10 @@ func shellReadsArgs(s string, from int, name []byte) bool {
 		if descriptor || st.script && !st.pwsh {
 			continue // 2>&1: the redirection follows; after the script, only its redirections count
 		}
-		if st.skip == 0 && unquotedBrace(raw) {
-			return true // bash {-c,} "…" is bash -c "…": a brace expansion may make any option
+		if unquotedBrace(raw) {
+			// bash {-c,} "…" is bash -c "…": a brace expansion may make any option, in an
+			// option's value too (bash -O {extglob,-c} "…" is bash -O extglob -c "…")
+			return true
 		}
 		if decided, reads := st.word(w); decided && reads {
 			return true
