@@ -151,3 +151,35 @@ func TestLedger48CheapOnes(t *testing.T) {
 		{"echo {a,b}; mysql -p'X;Y'", ";Y"},
 	})
 }
+
+// rl48Use is an alias use that runs rm once r[q] is "echo '" (bash 5.2, expand_aliases).
+const rl48Use = "; r=BASH_ALIASES; r[q]=\"echo '\"\nq; mysql -p'X;rm -rf /data;#'"
+
+// TestLedger48EvalTrapMapfileReadBlind: eval's words were read for alias definitions only, a
+// brace {-n,} after a computed command was no -n to it, and trap's action and mapfile -C's
+// callback (code bash runs later) were not read for a reference: each could declare r a
+// reference to BASH_ALIASES unseen. Now any $ or backquote eval expands again (not $( alone),
+// such a brace, any trap action and any mapfile -C read the rest of the text blind.
+func TestLedger48EvalTrapMapfileReadBlind(t *testing.T) {
+	rows := make([]keptRow, 0, 24)
+	for _, d := range []string{
+		"d=declare; eval \"$d -n r\"", "d=declare; eval \"$d\" -n r", "d=declare; eval \"$d\" {-n,} r",
+		"eval $'\\x64eclare -n r'", "eval $'\\x64eclare \\x2dn r'", "e=declare; eval '$e -n r'", "e=declare; eval \"${e} -gn r\"",
+		"e=declare; eval `echo $e` -n r", "e=declare; $e {-n,} r", "d=declare; \"$d\" {-n,} r", "d=declare; builtin $d {-n,} r",
+		"trap 'declare -gn r' DEBUG; :; trap - DEBUG", "trap -- 'declare -gn r' RETURN", "mapfile -C 'declare -gn r <<<' -c 1 a <<< x",
+		"readarray -tC 'declare -gn r <<<' -c 1 a <<< x",
+	} {
+		rows = append(rows, keptRow{rl46E + d + rl48Use, "rm -rf /data"})
+	}
+	rows = append(rows, keptRow{"mapfile -C 'mysql -p\"X\";rm -rf /data;:' -c 1 a <<< x", "rm -rf /data"},
+		keptRow{rl46E + "trap 'BASH_ALIASES[q]=\"echo '\"'\"'\"' DEBUG; :; trap - DEBUG\nq; mysql -p'X;rm -rf /data;#'", "rm -rf /data"})
+	expectKept(t, rows)
+	expectHidden(t, []hiddenRow{
+		// near misses: eval of a command substitution (as before), a trap reset or ignored
+		{"eval \"$(ssh-agent -s)\"\nexport DB_PASSWORD='p;ss'", ";ss"},
+		{"trap - INT\ntrap '' HUP\ntrap -p\nexport DB_PASSWORD='p;ss'", ";ss"},
+		{"mapfile -t lines < f; export DB_PASSWORD='p;ss'", ";ss"},
+	})
+	// over-record, by choice: any trap action reads the rest blind
+	expectKept(t, []keptRow{{"trap 'rm -f \"$tmp\"' EXIT\nexport DB_PASSWORD='p;ss'", ";ss"}})
+}

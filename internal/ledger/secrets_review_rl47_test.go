@@ -8,9 +8,6 @@ import "testing"
 // run in bash 5.2 with a stand-in rm printing "RM RAN" (and a stand-in docker that execs the
 // image's entrypoint with the container's arguments), and rm ran.
 
-// rl47rUse is an alias use that runs rm once r[q] is "echo '" (bash 5.2, expand_aliases).
-const rl47rUse = "; r=BASH_ALIASES; r[q]=\"echo '\"\nq; mysql -p'X;rm -rf /data;#'"
-
 // rl47rQ is a script whose rm runs, but whose quoted password hides the rm where the script is
 // only marked at its outer quotes (bash -c runs mysql -p"X", then rm).
 const rl47rQ = `'mysql -p"X";rm -rf /data'`
@@ -28,24 +25,7 @@ func TestReviewRL47HidesCommands(t *testing.T) {
 
 		// 3. (braces the host expands into -c, fixed: TestLedger48CheapOnes)
 
-		// 4. A nameref the new check misses: eval's words are read for alias definitions only
-		// (a computed eval word, $'\x64eclare'), and a brace {-n,} among a computed command's
-		// words is no -n to it.
-		{rl46E + "d=declare; eval \"$d -n r\"" + rl47rUse, "rm -rf /data"},
-		{rl46E + "d=declare; eval \"$d\" -n r" + rl47rUse, "rm -rf /data"},
-		{rl46E + "d=declare; eval \"$d\" {-n,} r" + rl47rUse, "rm -rf /data"},
-		{rl46E + "eval $'\\x64eclare -n r'" + rl47rUse, "rm -rf /data"},
-		{rl46E + "eval $'\\x64eclare \\x2dn r'" + rl47rUse, "rm -rf /data"},
-		{rl46E + "e=declare; $e {-n,} r" + rl47rUse, "rm -rf /data"},
-		{rl46E + "d=declare; \"$d\" {-n,} r" + rl47rUse, "rm -rf /data"},
-		{rl46E + "d=declare; builtin $d {-n,} r" + rl47rUse, "rm -rf /data"},
-		{rl46E + "e=declare; eval '$e -n r'" + rl47rUse, "rm -rf /data"},
-		// (at 7d9c978e too) trap's action and mapfile -C's callback are code bash runs, as
-		// eval's words are: trap's is re-read, but not for settings; mapfile -C's not at all.
-		{rl46E + "trap 'declare -gn r' DEBUG; :; trap - DEBUG" + rl47rUse, "rm -rf /data"},
-		{rl46E + "trap 'BASH_ALIASES[q]=\"echo '\"'\"'\"' DEBUG; :; trap - DEBUG\nq; mysql -p'X;rm -rf /data;#'", "rm -rf /data"},
-		{rl46E + "mapfile -C 'declare -gn r <<<' -c 1 a <<< x" + rl47rUse, "rm -rf /data"},
-		{"mapfile -C 'mysql -p\"X\";rm -rf /data;:' -c 1 a <<< x", "rm -rf /data"},
+		// 4. (namerefs via eval, {-n,}, trap, mapfile -C: fixed, TestLedger48EvalTrapMapfileReadBlind)
 
 		// 5. A command key spelled so the CLI reads "command"/"Cmd" but the raw text holds no
 		// key: split by the host's quotes or a backslash (bash joins them), or a YAML escape
