@@ -3,12 +3,10 @@ package ledger
 import "testing"
 
 // Review rl47: an attacker's review of ledger47's fixes. Each row below failed on rl47's base
-// (main at 1be1091b); they are evidence, run only with RL47_EVIDENCE=1. Every command row was
+// (main at 1be1091b); they are evidence, run only with RL47_EVIDENCE=1 (the password rows, fixed, are
+// TestLedger48KeysAndExpansionsOnly). Every command row was
 // run in bash 5.2 with a stand-in rm printing "RM RAN" (and a stand-in docker that execs the
 // image's entrypoint with the container's arguments), and rm ran.
-
-// rl47rUse is an alias use that runs rm once r[q] is "echo '" (bash 5.2, expand_aliases).
-const rl47rUse = "; r=BASH_ALIASES; r[q]=\"echo '\"\nq; mysql -p'X;rm -rf /data;#'"
 
 // rl47rQ is a script whose rm runs, but whose quoted password hides the rm where the script is
 // only marked at its outer quotes (bash -c runs mysql -p"X", then rm).
@@ -18,55 +16,16 @@ const rl47rQ = `'mysql -p"X";rm -rf /data'`
 func TestReviewRL47HidesCommands(t *testing.T) {
 	evidenceOnly(t, "RL47_EVIDENCE")
 	expectKept(t, []keptRow{
-		// 1. A data program's script (any --entrypoint's arguments, the image's own entrypoint's,
-		// --scripts, --user-data) is marked at its outer quotes but not read as a script: its
-		// inner quotes hide what follows (bash -c 'mysql -p"X";rm -rf /data' keeps the rm; these
-		// do not). The first four are ledger47's new rules; the last two were so before.
-		{"docker run --entrypoint /bin/da?h img -c " + rl47rQ, "rm -rf /data"},
-		{"docker run --entrypoint sh img -c " + rl47rQ, "rm -rf /data"},
-		{"kubectl exec pod -- /bin/da?h -c " + rl47rQ, "rm -rf /data"},
-		{"docker run shimg -c " + rl47rQ, "rm -rf /data"}, // ENTRYPOINT ["sh"]
-		{"az vm run-command invoke -g g -n vm --command-id RunShellScript --scripts " + rl47rQ, "rm -rf /data"},
-		{"aws ec2 run-instances --user-data " + rl47rQ, "rm -rf /data"},
+		// 1. A data program's script is marked at its outer quotes but not read as a script: its
+		// inner quotes hide what follows (bash -c 'mysql -p"X";rm -rf /data' keeps the rm). Left:
+		// a here-document's manifest (the arguments' rows: TestLedger48DataScriptsReadBlind).
 		{"kubectl apply -f - <<'EOF'\nspec:\n  containers:\n  - name: x\n    command: [sh, -c, " + rl47rQ + "]\nEOF", "rm -rf /data"},
 
-		// 2. -e/--env right after the image is still read as docker's environment (data), but
-		// docker stops reading options at the image: the container gets -e (ENTRYPOINT
-		// ["sh","-c"] runs sh -c -e SCRIPT).
-		{"docker run shcimg -e \"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
-		{"docker run -d shcimg -e " + rl47rQ, "rm -rf /data"},
+		// 2. (-e right after the image, fixed: TestLedger48DataScriptsReadBlind)
 
-		// 3. A brace the host expands into -c where the check does not look: the value of a
-		// shell option that takes one (-O, +O, -o, --rcfile, --init-file), or the command word.
-		{"bash -O {extglob,-c} " + rl47rQ, "rm -rf /data"},
-		{"bash +O {extglob,-c} " + rl47rQ, "rm -rf /data"},
-		{"bash -o {errexit,-c} " + rl47rQ, "rm -rf /data"},
-		{"bash --rcfile {/dev/null,-c} " + rl47rQ, "rm -rf /data"},
-		{"bash --init-file {/dev/null,-c} " + rl47rQ, "rm -rf /data"},
-		{"{bash,-c} " + rl47rQ, "rm -rf /data"},
-		{"{sh,-ec} " + rl47rQ, "rm -rf /data"},
-		{"sudo {bash,-c} " + rl47rQ, "rm -rf /data"},
-		{"kubectl exec pod -- {sh,-c} " + rl47rQ, "rm -rf /data"},
-		{"docker run img bash -O {extglob,-c} " + rl47rQ, "rm -rf /data"},
+		// 3. (braces the host expands into -c, fixed: TestLedger48CheapOnes)
 
-		// 4. A nameref the new check misses: eval's words are read for alias definitions only
-		// (a computed eval word, $'\x64eclare'), and a brace {-n,} among a computed command's
-		// words is no -n to it.
-		{rl46E + "d=declare; eval \"$d -n r\"" + rl47rUse, "rm -rf /data"},
-		{rl46E + "d=declare; eval \"$d\" -n r" + rl47rUse, "rm -rf /data"},
-		{rl46E + "d=declare; eval \"$d\" {-n,} r" + rl47rUse, "rm -rf /data"},
-		{rl46E + "eval $'\\x64eclare -n r'" + rl47rUse, "rm -rf /data"},
-		{rl46E + "eval $'\\x64eclare \\x2dn r'" + rl47rUse, "rm -rf /data"},
-		{rl46E + "e=declare; $e {-n,} r" + rl47rUse, "rm -rf /data"},
-		{rl46E + "d=declare; \"$d\" {-n,} r" + rl47rUse, "rm -rf /data"},
-		{rl46E + "d=declare; builtin $d {-n,} r" + rl47rUse, "rm -rf /data"},
-		{rl46E + "e=declare; eval '$e -n r'" + rl47rUse, "rm -rf /data"},
-		// (at 7d9c978e too) trap's action and mapfile -C's callback are code bash runs, as
-		// eval's words are: trap's is re-read, but not for settings; mapfile -C's not at all.
-		{rl46E + "trap 'declare -gn r' DEBUG; :; trap - DEBUG" + rl47rUse, "rm -rf /data"},
-		{rl46E + "trap 'BASH_ALIASES[q]=\"echo '\"'\"'\"' DEBUG; :; trap - DEBUG\nq; mysql -p'X;rm -rf /data;#'", "rm -rf /data"},
-		{rl46E + "mapfile -C 'declare -gn r <<<' -c 1 a <<< x" + rl47rUse, "rm -rf /data"},
-		{"mapfile -C 'mysql -p\"X\";rm -rf /data;:' -c 1 a <<< x", "rm -rf /data"},
+		// 4. (namerefs via eval, {-n,}, trap, mapfile -C: fixed, TestLedger48EvalTrapMapfileReadBlind)
 
 		// 5. A command key spelled so the CLI reads "command"/"Cmd" but the raw text holds no
 		// key: split by the host's quotes or a backslash (bash joins them), or a YAML escape
@@ -84,55 +43,14 @@ func TestReviewRL47HidesCommands(t *testing.T) {
 		{"kubectl patch deploy x -p '{spec: {template: {spec: {containers: [{name: x, !!binary Y29tbWFuZA==: [sh, -c, \"PASSWORD=x;rm -rf /data\"]}]}}}}'", "rm -rf /data"},
 		{"kubectl patch deploy x -p '{spec: {template: {spec: {containers: [{name: x, ? \"comm\\\n    and\" : [sh, -c, \"PASSWORD=x;rm -rf /data\"]}]}}}}'", "rm -rf /data"},
 
-		// 6. A computed or brace-expanded subcommand (docker $r, r=run; docker {run,}) starts no
-		// container command.
-		{"docker $r img python3 -c " + rl47Py, "rm -rf /data"},
-		{"docker {run,} img python3 -c " + rl47Py, "rm -rf /data"},
+		// 6. A backquoted subcommand starts no container command.
 		{"docker `echo run` img python3 -c " + rl47Py, "rm -rf /data"},
-		{"kubectl {exec,} pod python3 -c " + rl47Py, "rm -rf /data"},
 
-		// 6b. docker's and podman's --health-cmd=… is a script the container's /bin/sh -c runs
-		// (CMD-SHELL); with = the value is data (written apart, it is taken for the image and
-		// kept by chance).
-		{"docker run -d --health-cmd='PASSWORD=x;rm -rf /data' img", "rm -rf /data"},
-		{"podman run -d --health-cmd=\"PASSWORD=x;rm -rf /data\" img", "rm -rf /data"},
-		{"docker service create --health-cmd=\"PASSWORD=x;rm -rf /data\" img", "rm -rf /data"},
-
-		// 7. podman exec's -l is --latest (no value): the list takes it for one, so the program
-		// (hush, python3) is taken for the container and its script for data.
-		{"podman exec -l hush -c " + rl47rQ, "rm -rf /data"},
-		{"podman exec -l python3 -c " + rl47Py, "rm -rf /data"},
+		// 6b., 7. (--health-cmd=…, podman exec -l: fixed, TestLedger48CheapOnes)
 
 		// 8. (at 7d9c978e too) ledger47's reason, "which programs are shells is not knowable
-		// from a name", holds for a shell reading its input: a pipe into /bin/da?h (the host
-		// globs it to dash), hush, or a container's one keeps the script data.
-		{"echo " + rl47rQ + " | /bin/da?h", "rm -rf /data"},
-		{"echo " + rl47rQ + " | hush", "rm -rf /data"},
+		// from a name", holds for a shell reading its input: a pipe into a container's /bin/da?h
+		// keeps the script data (the host's own, and hush: TestLedger48UnknownShellsReadArgs).
 		{"printf '%s\\n' " + rl47rQ + " | kubectl exec -i pod -- /bin/da?h", "rm -rf /data"},
-		{"echo " + rl47rQ + " | docker exec -i c hush", "rm -rf /data"},
-		// and for the host's own command: a shell named by a glob, one no list names, or a
-		// computed one ($SH, which the docs say is read as code) runs -c's script, whose inner
-		// quotes then hide the rm (bash -c keeps it).
-		{"/bin/da?h -c " + rl47rQ, "rm -rf /data"},
-		{"/bin/b?sh -c " + rl47rQ, "rm -rf /data"},
-		{"hush -c " + rl47rQ, "rm -rf /data"},
-		{"sudo hush -c " + rl47rQ, "rm -rf /data"},
-		{"$SH -c " + rl47rQ, "rm -rf /data"},
-	})
-}
-
-// TestReviewRL47LeaksSecrets: a password main hid whole before ledger47 (7d9c978e), now recorded
-// in part: every argument of a data program is read for command keys, and "$" (or cmd, exec,
-// shell, args, script in any case) inside the password itself makes its value a script.
-func TestReviewRL47LeaksSecrets(t *testing.T) {
-	evidenceOnly(t, "RL47_EVIDENCE")
-	expectHidden(t, []hiddenRow{
-		{"docker run -e 'POSTGRES_PASSWORD=pa$$;word' postgres", ";word"},
-		{"docker run --env 'DB_PASSWORD=hunter2$;x' img", ";x"},
-		{"podman run -e \"API_TOKEN=abc\\$def;ghi\" img", ";ghi"},
-		{"kubectl create secret generic x --from-literal='password=pa$$;word'", ";word"},
-		{"kubectl create secret generic db --from-literal='DB_PASSWORD=Shell;word'", ";word"},
-		{"helm install x c --set 'db.password=pa$$;word'", ";word"},
-		{"curl -d 'password=pa$$;word' https://x/login", ";word"},
 	})
 }

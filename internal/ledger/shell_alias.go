@@ -34,6 +34,9 @@ const (
 	settingReadValue       // read -p, -d, -t …: the next word is a value
 	settingReadName        // read -a: the next word is a name
 	settingComputed        // a computed command ($a q=…): alias's words, and it may be declare -n
+	settingEval            // eval: alias's words, and any $ or backquote in them is expanded again
+	settingTrap            // trap: its action is code bash runs later, unseen
+	settingMapfile         // mapfile, readarray: names, and -C's callback is code bash runs
 )
 
 // plainName is word w as bash runs it: without quotes, backslashes and line continuations.
@@ -50,8 +53,14 @@ var plainNameReplacer = strings.NewReplacer("\\\n", "", `"`, "", `'`, "", `\`, "
 // setting reads, or that the next word is still the command's (builtin, command).
 func (l *shellLexer) commandSettings(f *shellFrame, w, name string) {
 	switch name {
-	case "alias", "eval":
+	case "alias":
 		f.settings = settingAlias
+	case "eval":
+		f.settings = settingEval
+	case "trap":
+		f.settings = settingTrap
+	case "mapfile", "readarray":
+		f.settings = settingMapfile
 	case "shopt":
 		f.settings = settingShopt
 	case wordBuiltin, wordCommand:
@@ -62,7 +71,7 @@ func (l *shellLexer) commandSettings(f *shellFrame, w, name string) {
 		f.settings = settingPrintf
 	case "read":
 		f.settings = settingRead
-	case "mapfile", "readarray", "export", "readonly":
+	case "export", "readonly":
 		f.settings = settingAssigns
 	default:
 		if strings.ContainsAny(w, "$`") {
@@ -76,10 +85,10 @@ func (l *shellLexer) commandSettings(f *shellFrame, w, name string) {
 // setting reads word w of a command whose words define an alias or set a parser option.
 func (l *shellLexer) setting(f *shellFrame, w string) {
 	switch f.settings {
-	case settingAlias, settingComputed:
+	case settingAlias, settingComputed, settingEval:
 		plain := plainName(w)
-		if f.settings == settingComputed && (strings.ContainsAny(w, "$`") || len(plain) > 1 && plain[0] == '-' && strings.IndexByte(plain, 'n') > 0) {
-			l.blind = true // e=declare; $e -n r, or $e $o r: it may declare a reference
+		if mayDeclareReference(f.settings, w, plain) {
+			l.blind = true
 			return
 		}
 		if declaresReference(plain) {
@@ -103,6 +112,8 @@ func (l *shellLexer) setting(f *shellFrame, w string) {
 			l.aliases = map[string]bool{}
 		}
 		l.aliases[name] = true
+	case settingTrap, settingMapfile:
+		l.callbackSetting(f, w)
 	case settingShopt:
 		if strings.Contains(w, "extglob") || strings.Contains(w, "interactive_comments") {
 			l.blind = true
@@ -119,6 +130,47 @@ func (l *shellLexer) setting(f *shellFrame, w string) {
 		// a reference may be pointed at BASH_ALIASES by any later assignment (declare -n r;
 		// r=BASH_ALIASES; r[q]=…), which no word of this command shows: unknowable
 		l.blind = l.blind || f.settings == settingNameref
+	}
+}
+
+// mayDeclareReference reports whether word w (plain: without quotes) of a computed command or
+// eval may make it declare -n: e=declare; $e -n r, $e $o r or $e {-n,} r; eval "$d -n r".
+func mayDeclareReference(settings byte, w, plain string) bool {
+	switch settings {
+	case settingComputed:
+		return strings.ContainsAny(w, "$`") || unquotedBrace(w) || len(plain) > 1 && plain[0] == '-' && strings.IndexByte(plain, 'n') > 0
+	case settingEval:
+		return evalExpands(w)
+	}
+	return false
+}
+
+// evalExpands reports whether word w of eval (as written) holds a $ or backquote that eval
+// expands again, quoted or not (eval "$d -n r", eval '$e -n r', eval $'\x64eclare -n r'): any
+// of them may be declare -n or an alias. A $( is left as it was (eval "$(ssh-agent -s)").
+func evalExpands(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] == '`' || w[i] == '$' && (i+1 == len(w) || w[i+1] != '(') {
+			return true
+		}
+	}
+	return false
+}
+
+// callbackSetting reads word w of trap or mapfile, whose action or -C callback is code bash
+// runs later, unseen (trap 'declare -gn r' DEBUG, mapfile -C 'declare -gn r <<<'): such a
+// word reads the rest blind. trap - INT resets, trap ” INT ignores, trap -p prints.
+func (l *shellLexer) callbackSetting(f *shellFrame, w string) {
+	plain := plainName(w)
+	option := len(plain) > 1 && plain[0] == '-'
+	switch {
+	case f.settings == settingMapfile:
+		l.blind = l.blind || namesAliases(settingAssigns, w) || option && strings.IndexByte(plain, 'C') > 0
+	case plain == "--":
+	case plain == "-" || plain == "" || option:
+		f.settings = 0
+	default:
+		l.blind = true
 	}
 }
 

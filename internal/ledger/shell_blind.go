@@ -87,6 +87,7 @@ var rereaders = map[string]bool{"eval": true, "su": true, "runuser": true, "watc
 	"flock": true, "parallel": true, "tmux": true, "trap": true, "fc": true, "--command": true,
 	"sh": true, "bash": true, "rbash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "csh": true,
 	"tcsh": true, "fish": true, "yash": true, "posh": true, shellPwsh: true, "busybox": true, "ssh": true,
+	"hush": true, "lksh": true, "pdksh": true, "oksh": true, "loksh": true, "rksh": true, "rzsh": true, "sh.distrib": true,
 	"rsh": true, "autossh": true, "mosh": true}
 
 // rereadsCommand reports whether word w (as written) names a command that has another shell
@@ -106,7 +107,25 @@ func rereadsCommand(s string, end int, w string, cmd bool) bool {
 		}
 	}
 	return rereaderName(b) && (!scriptShell(b) || shellReadsArgs(s, end, b)) ||
-		cmd && sourceCommand(b) && shellReadsArgs(s, end, b)
+		cmd && (sourceCommand(b) || unknownCommand(b)) && shellReadsArgs(s, end, b) ||
+		unquotedBrace(w) && braceNamesRereader(b)
+}
+
+// braceNamesRereader reports whether word w (quotes removed), cut at its braces and commas,
+// holds a part that names a re-reader: the host's brace expansion may make it the command with
+// the rest of its parts as options ({bash,-c} is bash -c, sudo {sh,-ec}, /bin/{ba,}sh).
+func braceNamesRereader(w []byte) bool {
+	for len(w) > 0 {
+		k := bytes.IndexAny(w, "{,}")
+		if k < 0 {
+			k = len(w)
+		}
+		if rereaderName(w[:k]) {
+			return true
+		}
+		w = w[min(k+1, len(w)):]
+	}
+	return false
 }
 
 // sourceCommand reports whether w (without quotes) is source or .: they read a file as the
@@ -134,14 +153,14 @@ func rereaderName(w []byte) bool {
 // again. sshpass -p 'a|b' ssh h reads nothing again before ssh.
 func rereadLines(s string) [][2]int {
 	var lines [][2]int
-	r := rereadScan{s: s, wordStart: -1, from: -1, nextAtCmd: true}
+	r := rereadScan{s: s, wordStart: -1, from: -1, nextAtCmd: true, nextPlain: true}
 	for i := 0; i <= len(s); i++ {
 		if i == len(s) || s[i] == '\n' && !lineGoesOn(s, i) {
 			r.endWord(i)
 			if r.from >= 0 {
 				lines = append(lines, [2]int{r.from, i})
 			}
-			r.lineStart, r.from, r.quote, r.piped, r.nextAtCmd = i+1, -1, 0, false, true
+			r.lineStart, r.from, r.quote, r.piped, r.nextAtCmd, r.nextPlain = i+1, -1, 0, false, true, true
 			continue
 		}
 		i = r.step(i)
@@ -161,6 +180,9 @@ type rereadScan struct {
 	// atCmd: the word being read may be a command's first (after a line's start, ; & | ( {, or
 	// builtin and command), where source and . are commands.
 	atCmd, nextAtCmd bool
+	// plainCmd: atCmd, and the separator before the word is outside quotes, so that a
+	// computed or globbed word is a command's (unknownCommand; '{"a":["x"]}' names none)
+	plainCmd, nextPlain bool
 }
 
 // step reads s[i] and returns the last byte it consumed.
@@ -182,7 +204,7 @@ func (r *rereadScan) step(i int) int {
 		r.piped = r.piped || c == '|' && r.quote == 0
 		r.endWord(i)
 		if strings.IndexByte(";&|({\n", c) >= 0 {
-			r.nextAtCmd = true
+			r.nextAtCmd, r.nextPlain = true, r.quote == 0
 		}
 	default:
 		r.wordByte(i)
@@ -192,6 +214,7 @@ func (r *rereadScan) step(i int) int {
 
 func (r *rereadScan) wordByte(i int) {
 	if r.wordStart < 0 {
+		r.plainCmd = r.nextAtCmd && r.nextPlain
 		r.wordStart, r.atCmd, r.nextAtCmd = i, r.nextAtCmd, false
 	}
 	if len(r.word) < 64 { // no command's name is longer; a longer word is none of them
@@ -205,7 +228,7 @@ func (r *rereadScan) endWord(end int) {
 	// a shell or source after a | reads its input whatever its operand names (ln -s /dev/stdin x;
 	// echo … | bash x): the line is read blind
 	if r.wordStart >= 0 && r.from < 0 && (rereaderName(r.word) && (!scriptShell(r.word) || r.piped || shellReadsArgs(r.s, end, r.word)) ||
-		r.atCmd && sourceCommand(r.word) && (r.piped || shellReadsArgs(r.s, end, r.word))) {
+		(r.atCmd && sourceCommand(r.word) || r.plainCmd && unknownCommand(r.word)) && (r.piped || shellReadsArgs(r.s, end, r.word))) {
 		r.from = r.wordStart
 		if r.piped {
 			r.from = r.lineStart

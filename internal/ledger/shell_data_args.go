@@ -83,6 +83,7 @@ type dataReading struct {
 	// does not know): an -e from here is the shell's option, not docker's (sh -c -e SCRIPT).
 	pastImage bool
 	next      byte // what the next word is: the value of an option (dataOption)
+	exec      bool // the subcommand is exec, whose -l is podman's --latest (no value)
 }
 
 // What a data program's option takes as its value.
@@ -95,7 +96,8 @@ const (
 )
 
 // scriptOptions are the options whose value is a script.
-var scriptOptions = [...]string{"--scripts", "--script", "--user-data", "--custom-data"}
+// (--health-cmd: docker's and podman's, run by the container's /bin/sh -c, CMD-SHELL)
+var scriptOptions = [...]string{"--scripts", "--script", "--user-data", "--custom-data", "--health-cmd"}
 
 // dataOption is what option o (quotes removed, without =value) of a data program takes; a
 // program that matches prefixes takes any prefix of a script option for it (the safe side where
@@ -107,7 +109,7 @@ func (d *dataReading) dataOption(o []byte) byte {
 	case "-e", "--env":
 		return valueEnv
 	}
-	if d.container != 0 && containerValueOptions[string(o)] {
+	if d.container != 0 && containerValueOptions[string(o)] && (!d.exec || string(o) != "-l") {
 		return valueOther
 	}
 	for _, n := range scriptOptions {
@@ -119,8 +121,11 @@ func (d *dataReading) dataOption(o []byte) byte {
 }
 
 // arg reads the argument of a data program that starts at s[i] and reports whether it is data
-// (its quoted separators end nothing).
-func (d *dataReading) arg(s string, i int) bool {
+// (its quoted separators end nothing), and whether it begins a script read as bash -c's is
+// (blind, inner quotes and all, to the command's end): a script value, or the container's or
+// machine's command line past the image (blind where the program is a shell, and which is not
+// knowable). The environment before the image stays data.
+func (d *dataReading) arg(s string, i int) (data, script bool) {
 	var buf [64]byte
 	w, _, _ := plainWord(s, i, min(len(s), i+len(buf)), buf[:0])
 	kind, at := d.next, i
@@ -132,9 +137,10 @@ func (d *dataReading) arg(s string, i int) bool {
 			d.next = d.dataOption(w)
 		}
 	}
-	script := kind == valueScript || keyedScript(s, at)
+	script = kind == valueScript || keyedScript(s, i, at)
 	d.commandStart(w, kind)
-	return !script && (!d.scriptRest || kind == valueEnv && !d.pastImage)
+	data = !script && (!d.scriptRest || kind == valueEnv && !d.pastImage)
+	return data, script || d.scriptRest && d.pastImage
 }
 
 // commandStart notes where, from argument w (quotes removed) read as kind, the arguments are a
@@ -157,8 +163,12 @@ func (d *dataReading) commandStart(w []byte, kind byte) {
 		// docker run IMG CMD: from the first operand after run, exec or create (the image, a
 		// container, or the value of an option containerValueOptions does not know) a command
 		// may begin, which may be a shell or an interpreter under any name
-		d.scriptRest = d.runs
-		d.runs = d.runs || runsCommand(w, d.container)
+		// (docker and podman stop reading their options at the image: -e after it is the
+		// container's; kubectl reads its options anywhere before --)
+		d.scriptRest, d.pastImage = d.runs, d.runs && d.container == 2
+		d.exec = d.exec || !d.runs && string(w) == wordExec
+		// a computed or brace-expanded subcommand (docker {run,}, docker `echo run`) may be run
+		d.runs = d.runs || runsCommand(w, d.container) || bytes.ContainsAny(w, "{$`*?[")
 	}
 }
 
@@ -166,29 +176,106 @@ func (d *dataReading) commandStart(w []byte, kind byte) {
 // value is taken for a script, so that a text of many such options costs linear time.
 const keyedScriptLookahead = 4096
 
-// keyedScript reports whether the option value at s[i] (to its word's end) names a script, a
-// command or a container's arguments, is computed, or escapes a JSON key's letters (\u0063ommand
-// is command to the CLI's JSON reader); a value that does not end within keyedScriptLookahead
-// counts as one.
-func keyedScript(s string, i int) bool {
-	end, ok := shellWordEnd(s, i, min(len(s), i+keyedScriptLookahead))
+// keyedScript reports whether the data program's argument that starts at s[start], read from
+// s[at] (past an option's =), names a script, a command or a container's arguments as a key, is
+// computed where bash expands it, or escapes a JSON key's letters (\u0063ommand is command to
+// the CLI's JSON reader); a value that does not end within keyedScriptLookahead counts as one.
+// A keyword counts only as a key (command: commands= "commandToExecute": "Cmd":), so that a
+// password holding Shell or Cmd stays data; and $ or a backquote only where bash expands them
+// (unquoted or in double quotes, not in single quotes or after a backslash), so that
+// -e 'POSTGRES_PASSWORD=pa$$;word' stays data: bash hands it to docker as written.
+func keyedScript(s string, start, at int) bool {
+	end, ok := shellWordEnd(s, start, min(len(s), at+keyedScriptLookahead))
 	if !ok {
 		return true
 	}
-	v := s[i:end]
-	for _, k := range scriptKeys {
-		if containsFold(v, k) {
+	return expandsWord(s[start:end]) || keyedValue(s[min(at, end):end])
+}
+
+// expandsWord reports whether word w (as written) holds a $ or a backquote that bash expands:
+// outside single quotes and not after a backslash ($'…' and $"…" begin with one).
+func expandsWord(w string) bool {
+	var quote byte
+	for j := 0; j < len(w); j++ {
+		switch c := w[j]; {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+		case c == '\\':
+			j++
+		case c == '$' || c == '`':
+			return true
+		case quote == '"':
+			if c == '"' {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		}
+	}
+	return false
+}
+
+// keyedValue reports whether v holds a key (a run of key bytes followed, after an optional
+// backslash and closing quote and blanks, by : or =, or a JSON patch's path segment after /)
+// that contains one of scriptKeys, or one of
+// anywhereKeys at all. Each byte is read once per key: allocation-free and linear.
+func keyedValue(v string) bool {
+	run := -1 // where the current run of key bytes began
+	for j := 0; j <= len(v); j++ {
+		if j < len(v) && keyByte(v[j]) {
+			if run < 0 {
+				run = j
+			}
+			continue
+		}
+		if run >= 0 && (keyEnds(v, j) || run > 0 && v[run-1] == '/') && holdsScriptKey(v[run:j]) {
+			return true
+		}
+		run = -1
+		if j < len(v) && v[j] == '\\' && j+1 < len(v) && lowerByte(v[j+1]) == 'u' {
+			return true // \u0063ommand: a JSON escape may spell any key
+		}
+	}
+	return containsFold(v, "cmd-shell") // Healthcheck's ["CMD-SHELL", script]: a value, no key
+}
+
+// keyByte reports whether c may be part of a key's name (startup-script, commandToExecute).
+func keyByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.'
+}
+
+// keyEnds reports whether the key bytes before v[j] end a key: v[j:] is, after an optional
+// backslash and quote (\"command\": "command": 'command':) and blanks, : or =.
+func keyEnds(v string, j int) bool {
+	if j < len(v) && v[j] == '\\' {
+		j++
+	}
+	if j < len(v) && (v[j] == '"' || v[j] == '\'') {
+		j++
+	}
+	for j < len(v) && (v[j] == ' ' || v[j] == '\t') {
+		j++
+	}
+	return j < len(v) && (v[j] == ':' || v[j] == '=')
+}
+
+// holdsScriptKey reports whether key k contains one of scriptKeys in any case.
+func holdsScriptKey(k string) bool {
+	for _, w := range scriptKeys {
+		if containsFold(k, w) {
 			return true
 		}
 	}
 	return false
 }
 
-// scriptKeys are what keyedScript looks for, in lower case.
-// (cmd: Docker's API, Cmd, Healthcheck's CMD-SHELL, cloud-init's runcmd; exec: a probe's or a
-// hook's exec; shell: a Healthcheck's or a step's shell).
+// scriptKeys are the keywords keyedScript looks for in a key, in lower case.
+// (cmd: Docker's API, Cmd, cloud-init's runcmd; exec: a probe's or a hook's exec; shell: a
+// Healthcheck's or a step's shell; healthcheck: its Test list may be ["CMD", "sh", "-c", …]).
 var scriptKeys = [...]string{"script", "command", "args", "entrypoint", "user-data", "userdata", "cmd", wordExec,
-	"shell", "$", "`", `\u`}
+	"shell", "healthcheck"}
 
 // containsFold reports whether v contains k (lower case) in any case: keyedScript reads every
 // argument of a data program, and allocates nothing.

@@ -565,9 +565,15 @@ func (l *shellLexer) beginWord(i int) {
 	case f.redirTarget:
 		f.redirTarget = false
 		// kubectl apply -f - <<< '{…"command":[…]}': a here-string's word is an argument too
-		f.dataArgs = f.dataArgs && !keyedScript(l.s, i)
+		if f.dataArgs && keyedScript(l.s, i, i) {
+			f.dataArgs = false
+			l.rereadRest(f)
+		}
 	case f.data.on && !f.cmdPos:
-		f.dataArgs = f.data.arg(l.s, i)
+		var script bool
+		if f.dataArgs, script = f.data.arg(l.s, i); script {
+			l.rereadRest(f)
+		}
 	case f.cmdPos && f.kind != frameParam:
 		if assignmentAt(l.s, i) || f.options && l.s[i] == '-' {
 			return // env A=1 -i rm: the command is still to come
@@ -658,7 +664,15 @@ func (l *shellLexer) endWord(i int) {
 			f.dataArgs = f.data.on
 		}
 	}
-	if !f.reread && (rereadsCommand(l.s, i, w, cmd) || f.cmdWord && strings.ContainsAny(w, "$`")) {
+	if rereadsCommand(l.s, i, w, cmd) {
+		l.rereadRest(f)
+	}
+}
+
+// rereadRest reads the rest of the command in frame f blind, as another shell reads it again
+// (bash -c '…', a data program's script): quotes inside it hide no separator.
+func (l *shellLexer) rereadRest(f *shellFrame) {
+	if !f.reread {
 		f.reread = true
 		l.reread = blindMarker{}
 	}

@@ -15,20 +15,33 @@ const shellPwsh = "pwsh"
 
 // scriptShells are the rereaders that run a script file given as their first operand.
 var scriptShells = map[string]bool{"sh": true, "bash": true, "rbash": true, "zsh": true, "dash": true, "ksh": true,
-	"mksh": true, "ash": true, "csh": true, "tcsh": true, "fish": true, "yash": true, "posh": true, shellPwsh: true}
+	"mksh": true, "ash": true, "csh": true, "tcsh": true, "fish": true, "yash": true, "posh": true, shellPwsh: true,
+	"hush": true, "lksh": true, "pdksh": true, "oksh": true, "loksh": true, "rksh": true, "rzsh": true, "sh.distrib": true}
+
+// unknownCommand reports whether command word w (quotes removed) names no program knowable from
+// the text: computed ($SH, "${SHELL}", `…`) or a glob the host expands (/bin/da?h, /bin/b[a]sh).
+// Such a word is taken for a shell (the safe side); [ and [[ are the test commands.
+func unknownCommand(w []byte) bool {
+	return bytes.ContainsAny(w, "$`*?[") && string(w) != "[" && string(w) != "[["
+}
 
 // scriptShell reports whether w (a word without its quotes) names one of scriptShells.
 func scriptShell(w []byte) bool {
 	return scriptShells[string(commandBase(w))]
 }
 
-// commandBase is a command's name w without its directory and version (/usr/bin/bash5.2:
-// bash), as a slice of w: it allocates nothing, since the lexer asks it of every word.
+// commandBase is a command's name w without its directory, a -static build's suffix and its
+// version (/usr/bin/bash5.2, bash-5.2, zsh_5.9, bash-static: bash), as a slice of w: it
+// allocates nothing, since the lexer asks it of every word.
 func commandBase(w []byte) []byte {
 	if k := bytes.LastIndexByte(w, '/'); k >= 0 {
 		w = w[k+1:]
 	}
-	return bytes.TrimRight(w, ".0123456789")
+	w = bytes.TrimSuffix(w, []byte("-static"))
+	if v := bytes.TrimRight(w, ".0123456789"); len(v) < len(w) {
+		w = bytes.TrimRight(v, "-_")
+	}
+	return w
 }
 
 // shellArgsLookahead bounds what shellReadsArgs reads: past it, the shell is taken to read its
@@ -67,8 +80,10 @@ func shellReadsArgs(s string, from int, name []byte) bool {
 		if descriptor || st.script && !st.pwsh {
 			continue // 2>&1: the redirection follows; after the script, only its redirections count
 		}
-		if st.skip == 0 && unquotedBrace(raw) {
-			return true // bash {-c,} "…" is bash -c "…": a brace expansion may make any option
+		if unquotedBrace(raw) {
+			// bash {-c,} "…" is bash -c "…": a brace expansion may make any option, in an
+			// option's value too (bash -O {extglob,-c} "…" is bash -O extglob -c "…")
+			return true
 		}
 		if decided, reads := st.word(w); decided && reads {
 			return true
