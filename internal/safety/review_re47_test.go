@@ -13,21 +13,6 @@ func re47(t *testing.T) {
 	evidenceOnly(t, "RE47_EVIDENCE")
 }
 
-// TestRE47ZshClobberBothStreams: zsh's >&! and &>! (and &>>!) write stdout and stderr to the word
-// after them, noclobber overridden (zshmisc, Redirection). bash's reading (real) is &> to a file
-// named "!", the target an argument of echo, so the write is never seen. engine47 fixed >! and
-// >>! only. Admitted at Default and Yolo. Unverified, from the manual.
-func TestRE47ZshClobberBothStreams(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`zsh -c 'echo x &>! .claude/settings.json'`,
-		`zsh -c 'echo x >&! opencode.json'`,
-		`zsh -c 'echo x &>>! ~/.bashrc'`,
-	}, []string{
-		`zsh -c 'echo hi &> out.log'`,
-	})
-}
-
 // TestRE47StashWholeTreeBesideANarrowPathspec: pathspecs are a union, so one narrow pathspec does
 // not narrow "." or ":/" beside it (gitStashRemovesUntracked ORs narrowPathspec). Real: git stash
 // push -u -- src . removed an untracked .claude/ until popped. A narrow pathspec that is a
@@ -144,7 +129,6 @@ func TestRE47OverRefusals(t *testing.T) {
 	re47(t)
 	expectRefusedAtEveryAutonomy(t, nil, []string{
 		`cp opencode.json /tmp/backup.json`,
-		`zsh -c 'echo hi >! out.txt'`,
 		`zsh -c 'echo $HOME:h'`,
 	})
 }

@@ -5,7 +5,7 @@ import "testing"
 // TestZshReadsMoreOtherwise (review re46): more of what zsh reads otherwise than bash in a script
 // it runs, each admitted at Default and Yolo (setopt/unsetopt, functions[], aliases[] and hash:
 // Yolo): history modifiers ($x:t, $x:s/a/b/, ${x:t}); >! and >>!, which write their target
-// (bash writes a file named "!", real); options set in the script (set -o, set -4, options[],
+// (bash writes a file named "!", real; now judged as writes, TestZshClobberIsAWrite); options set in the script (set -o, set -4, options[],
 // setopt/unsetopt however many "no"s); aliases, which zsh expands in a script (alias -g,
 // galiases[]); the zsh/parameter tables (functions, aliases, commands), path and hash NAME=PATH;
 // cd OLD NEW. Each now makes the script opaque (asks). Unverified, from the zsh manual (zsh is

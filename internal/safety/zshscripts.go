@@ -67,7 +67,7 @@ func zshReadsOtherwise(src string) string {
 			}
 		}
 		if why == "" {
-			why = zshNodeOtherwise(src, n)
+			why = zshNodeOtherwise(n)
 		}
 		return why == ""
 	})
