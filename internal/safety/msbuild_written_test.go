@@ -39,3 +39,13 @@ func TestMSBuildSwitchesUnquoted(t *testing.T) {
 		`msbuild '-flp:logfile=".claude/settings.json"'`,
 	}, nil)
 }
+
+// TestMSBuildUnderOtherNames (review re47): Mono's xbuild reads Directory.Build.props, .rsp and
+// the project as msbuild does, but was an unrecognised program: asked at Default, admitted at
+// Yolo. It is now read as msbuild (programAliases). Unverified, from the manual.
+func TestMSBuildUnderOtherNames(t *testing.T) {
+	expectRefusedAtEveryAutonomy(t, []string{
+		`echo '<Project/>' > Directory.Build.props && xbuild`,
+		`echo '-flp:logfile=~/.bashrc' > Directory.Build.rsp && xbuild`,
+	}, nil)
+}

@@ -43,17 +43,6 @@ func TestRE47MSBuildProjectsByAnyName(t *testing.T) {
 	})
 }
 
-// TestRE47MSBuildUnderOtherNames: Mono's xbuild reads Directory.Build.props and the project as
-// msbuild does, but is an unrecognised program: asked at Default, admitted at Yolo.
-// Unverified, from the manual.
-func TestRE47MSBuildUnderOtherNames(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`echo '<Project/>' > Directory.Build.props && xbuild`,
-		`echo '-flp:logfile=~/.bashrc' > Directory.Build.rsp && xbuild`,
-	}, nil)
-}
-
 // TestRE47LinkNamedByItsTarget: ln with one operand makes a link named by the target's base name
 // in the working directory (real: ln -s x/opencode.json made ./opencode.json). The new root files
 // are written through it; the class predates engine47 (ln -s /tmp/evil/.gitconfig). Admitted at
@@ -76,22 +65,6 @@ func TestRE47SettingsFileParentReplaced(t *testing.T) {
 	expectRefusedAtEveryAutonomy(t, []string{
 		`mkdir x && echo '{}' > x/mcp.json && ln -s x .vscode`,
 		`mkdir x && echo '{}' > x/mcp.json && mv x .vscode`,
-	}, nil)
-}
-
-// TestRE47ShellsStillMissed: shells Debian installs under other names (bash-static: real, removed
-// .claude; zsh-static; mksh's mksh-static, rmksh, rlksh from its package's file list) and Oils' osh
-// are unrecognised programs: asked at Default, admitted at Yolo.
-func TestRE47ShellsStillMissed(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`bash-static -c 'rm -rf .claude'`,
-		`zsh-static -c 'rm -rf .claude'`,
-		`mksh-static -c 'rm -rf .claude'`,
-		`rmksh -c 'rm -rf .claude'`,
-		`rlksh -c 'rm -rf .claude'`,
-		`osh -c 'rm -rf .claude'`,
-		`echo 'rm -rf .claude' | bash-static`,
 	}, nil)
 }
 
