@@ -49,3 +49,23 @@ func TestMSBuildUnderOtherNames(t *testing.T) {
 		`echo '-flp:logfile=~/.bashrc' > Directory.Build.rsp && xbuild`,
 	}, nil)
 }
+
+// TestMSBuildProjectsByAnyName (review re47): dotnet build and MSBuild take the project in the
+// directory whose extension ends in "proj" (MSBuild command-line reference), not only
+// .csproj/.fsproj/.vbproj/.proj, and Microsoft.Common.targets imports PROJECT.user: written then
+// built, each was admitted at Default and Yolo. Any *proj extension and a project's .user are now
+// build definitions, matched in any case (opaque-code, ask). Unverified, from the manual.
+func TestMSBuildProjectsByAnyName(t *testing.T) {
+	expectRefusedAtEveryAutonomy(t, []string{
+		`echo x > x.esproj && dotnet build`,
+		`echo x > x.sqlproj && dotnet build`,
+		`echo x > x.wixproj && dotnet build`,
+		`echo x > App.csproj.user && dotnet build`,
+		`echo x > App.CSPROJ && dotnet build`,
+		`echo x > directory.build.props && dotnet build`,
+	}, []string{
+		`dotnet build -c Release`,
+		`echo x > notes.user && dotnet build`,
+		`echo x > notes.txt && dotnet build`,
+	})
+}

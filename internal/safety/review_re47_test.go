@@ -27,22 +27,6 @@ func TestRE47StashWholeTreeBesideANarrowPathspec(t *testing.T) {
 	})
 }
 
-// TestRE47MSBuildProjectsByAnyName: dotnet build / MSBuild take the project in the directory whose
-// extension ends in "proj" (MSBuild command-line reference), not only .csproj/.fsproj/.vbproj/
-// .proj; Microsoft.Common.targets imports $(MSBuildProjectFullPath).user. Written then built:
-// admitted at Default and Yolo. Unverified, from the manual.
-func TestRE47MSBuildProjectsByAnyName(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`echo x > x.esproj && dotnet build`,
-		`echo x > x.sqlproj && dotnet build`,
-		`echo x > x.wixproj && dotnet build`,
-		`echo x > App.csproj.user && dotnet build`,
-	}, []string{
-		`dotnet build -c Release`,
-	})
-}
-
 // TestRE47LinkNamedByItsTarget: ln with one operand makes a link named by the target's base name
 // in the working directory (real: ln -s x/opencode.json made ./opencode.json). The new root files
 // are written through it; the class predates engine47 (ln -s /tmp/evil/.gitconfig). Admitted at
