@@ -27,19 +27,6 @@ func TestRE47StashWholeTreeBesideANarrowPathspec(t *testing.T) {
 	})
 }
 
-// TestRE47LinkNamedByItsTarget: ln with one operand makes a link named by the target's base name
-// in the working directory (real: ln -s x/opencode.json made ./opencode.json). The new root files
-// are written through it; the class predates engine47 (ln -s /tmp/evil/.gitconfig). Admitted at
-// Default and Yolo.
-func TestRE47LinkNamedByItsTarget(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`ln -s x/opencode.json`,
-		`ln -sf /tmp/evil/.mcp.json`,
-		`ln /tmp/evil/crush.json`,
-	}, nil)
-}
-
 // TestRE47SettingsFileParentReplaced: .vscode/mcp.json is protected as a file, not its directory:
 // a directory made in the line and renamed or linked to .vscode puts the attacker's mcp.json there
 // (real; .zed, a settings directory, is denied). Same before the move out of the pack. Admitted
