@@ -13,32 +13,6 @@ func re47(t *testing.T) {
 	evidenceOnly(t, "RE47_EVIDENCE")
 }
 
-// TestRE47StashWholeTreeBesideANarrowPathspec: pathspecs are a union, so one narrow pathspec does
-// not narrow "." or ":/" beside it (gitStashRemovesUntracked ORs narrowPathspec). Real: git stash
-// push -u -- src . removed an untracked .claude/ until popped. A narrow pathspec that is a
-// directory holding an agent's settings file (.vscode holds .vscode/mcp.json) removes it too
-// (real), though rm -r .vscode is now denied. Admitted at Default and Yolo.
-func TestRE47StashWholeTreeBesideANarrowPathspec(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`git stash push -u -- .vscode`,
-	}, []string{
-		`git stash push -u -- src tests`,
-	})
-}
-
-// TestRE47SettingsFileParentReplaced: .vscode/mcp.json is protected as a file, not its directory:
-// a directory made in the line and renamed or linked to .vscode puts the attacker's mcp.json there
-// (real; .zed, a settings directory, is denied). Same before the move out of the pack. Admitted
-// at Default and Yolo.
-func TestRE47SettingsFileParentReplaced(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`mkdir x && echo '{}' > x/mcp.json && ln -s x .vscode`,
-		`mkdir x && echo '{}' > x/mcp.json && mv x .vscode`,
-	}, nil)
-}
-
 // TestRE47ZshReadNullCmd: a lone input redirection runs $READNULLCMD with it as standard input
 // (zshmisc, Redirections with no command), so READNULLCMD=sh; < x.sh runs x.sh, which sh x.sh
 // asks for. Admitted at Default and Yolo (the line that writes x first: at Yolo). Unverified,
