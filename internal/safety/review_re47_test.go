@@ -13,30 +13,6 @@ func re47(t *testing.T) {
 	evidenceOnly(t, "RE47_EVIDENCE")
 }
 
-// TestRE47ZshReadNullCmd: a lone input redirection runs $READNULLCMD with it as standard input
-// (zshmisc, Redirections with no command), so READNULLCMD=sh; < x.sh runs x.sh, which sh x.sh
-// asks for. Admitted at Default and Yolo (the line that writes x first: at Yolo). Unverified,
-// from the manual.
-func TestRE47ZshReadNullCmd(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`zsh -c 'READNULLCMD=sh; < x.sh'`,
-		`READNULLCMD=sh zsh -c '< x.sh'`,
-		`zsh -c 'print "rm -rf .claude" > x; READNULLCMD=sh; < x'`,
-	}, nil)
-}
-
-// TestRE47ZshParameterNamedDirectory: ~NAME is a named directory when NAME is a parameter whose
-// value begins with "/" (zshexpn, Filename Expansion), so ~c below is .claude, not user c's home.
-// Asked at Default, admitted at Yolo. Unverified, from the manual.
-func TestRE47ZshParameterNamedDirectory(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`zsh -c 'c=$PWD/.claude; echo x > ~c/settings.json'`,
-		`zsh -c 'c=$PWD/.opencode; echo x > ~c/plugins/x.ts'`,
-	}, nil)
-}
-
 // TestRE47OverRefusals: ordinary commands admitted at Default and Yolo before engine47 (main at
 // aec9c825) and refused now. cp's destination may be a directory, so copying one's opencode.json
 // out is read as a write of /tmp/backup.json/opencode.json (denied); zsh's >! to an ordinary file

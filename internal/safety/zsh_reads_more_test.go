@@ -43,3 +43,27 @@ func TestZshReadsMoreOtherwise(t *testing.T) {
 		`zsh -c 'echo x >| out.txt'`,
 	})
 }
+
+// TestZshNullCommandAndNamedDirectories (review re47): a lone redirection runs $READNULLCMD (< x)
+// or $NULLCMD (> x) with it (zshmisc, Redirections with no command), so READNULLCMD=sh; < x.sh
+// runs x.sh; ~NAME is a named directory when NAME is a parameter whose value starts with "/"
+// (zshexpn, Filename Expansion), so ~c/settings.json is .claude/settings.json. Admitted at Yolo
+// (most at Default too). A redirection with no command, an assignment to NULLCMD or READNULLCMD,
+// and ~NAME now make the script opaque (ask). Over-refusal: zsh -c 'ls ~root' and zsh -c '> x'
+// ask. Unverified, from the manual.
+func TestZshNullCommandAndNamedDirectories(t *testing.T) {
+	expectRefusedAtEveryAutonomy(t, []string{
+		`zsh -c 'READNULLCMD=sh; < x.sh'`,
+		`READNULLCMD=sh zsh -c '< x.sh'`,
+		`zsh -c 'print "rm -rf .claude" > x; READNULLCMD=sh; < x'`,
+		`zsh -c 'NULLCMD=sh; > x'`,
+		`zsh -c 'c=$PWD/.claude; echo x > ~c/settings.json'`,
+		`zsh -c 'c=$PWD/.opencode; echo x > ~c/plugins/x.ts'`,
+		`zsh -c 'c=$PWD/.claude; x=~c/settings.json; echo x > $x'`,
+	}, []string{
+		`zsh -c 'ls ~/src'`,
+		`zsh -c 'cd ~ && ls'`,
+		`zsh -c 'x=1 > out.txt'`,
+		`zsh -c 'echo hi > out.txt'`,
+	})
+}
