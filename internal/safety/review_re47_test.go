@@ -15,8 +15,9 @@ func re47(t *testing.T) {
 
 // TestRE47OverRefusals: ordinary commands admitted at Default and Yolo before engine47 (main at
 // aec9c825) and refused now. cp's destination may be a directory, so copying one's opencode.json
-// out is read as a write of /tmp/backup.json/opencode.json (denied); zsh's >! to an ordinary file
-// and a modifier in an echo ask though zsh's reading of them is plain. (Intended and not listed:
+// out is read as a write of /tmp/backup.json/opencode.json (denied); a modifier in an echo asks
+// though zsh's reading of it is plain. (engine48 fixed the other rows: zsh's >! to an ordinary
+// file is admitted, TestZshClobberIsAWrite.) (Intended and not listed:
 // git stash -u denied; a line that edits a .csproj, Directory.Build.props or global.json and
 // builds asks; rm .mcp.json denied.)
 func TestRE47OverRefusals(t *testing.T) {
