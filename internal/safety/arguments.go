@@ -63,7 +63,7 @@ func (p *Policy) checkArguments(c *Call, class ActionClass) (*failure, ActionCla
 	if f := blockFailure(c, an, &m, class); f != nil {
 		return f, class
 	}
-	if f := p.pathPolicyFailure(targets); f != nil {
+	if f := p.pathPolicyFailure(targets, an); f != nil {
 		return f, class
 	}
 	if f := p.containmentFailure(targets, cwd, p.projectRoots(cwd, c.Args.ProjectDir), approved); f != nil {
@@ -174,14 +174,29 @@ func blockFailure(c *Call, an *analysis, m *ruleMatch, class ActionClass) *failu
 }
 
 // pathPolicyFailure denies the first target the path policy blocks.
-func (p *Policy) pathPolicyFailure(targets []target) *failure {
+func (p *Policy) pathPolicyFailure(targets []target, an *analysis) *failure {
 	for _, t := range targets {
 		if v, ok := p.paths.check(t.path, t.op, t.glob); ok {
 			return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
 				msg: fmt.Sprintf("%s of %q is denied by the %s path policy (pattern %q)", t.op, t.raw, v.kind, v.pattern)}
 		}
+		if t.op != opWrite || t.dynamic || t.glob || madeDirectory(an, t) {
+			continue
+		}
+		// A write of a directory above a protected file replaces what it holds: mv x .vscode, ln -s
+		// x .vscode put x/mcp.json at .vscode/mcp.json, as a protected directory (.zed) is judged.
+		if v, inside, ok := p.paths.nestedVerdict(t.path, t.op, false); ok {
+			return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
+				msg: fmt.Sprintf("%s of %q replaces %q, which the %s path policy protects (pattern %q)", t.op, t.raw, inside, v.kind, v.pattern)}
+		}
 	}
 	return nil
+}
+
+// madeDirectory says whether a target is mkdir's: an empty directory, made only where none was,
+// holds no protected file (mkdir -p .vscode), unlike one moved or linked there.
+func madeDirectory(an *analysis, t target) bool {
+	return an != nil && t.seg > 0 && int(t.seg) <= len(an.segments) && an.segments[t.seg-1].name == cmdMkdir
 }
 
 // askFailure asks for a person on asking findings, the earliest asking damage-control rule, writes

@@ -50,7 +50,7 @@ func dataCatalogue() []classCase {
 		{extract, "tar into the home directory", sh(`tar -xf x.tar -C ~`), dynWrite, sh(`tar -xf x.tar -C /tmp/x`), false},
 		{extract, "tar --dir, abbreviated, into /", sh(`tar -xzf x.tgz --dir=/`), dynWrite, sh(`tar -xzf x.tgz --dir=vendor`), false},
 		{extract, "unzip in the home directory after cd", sh(`cd ~ && unzip -o x.zip`), dynWrite, sh(`unzip -o x.zip`), false},
-		{extract, "bsdtar into ~/.config", sh(`bsdtar -xf x.tar -C ~/.config`), dynWrite, sh(`tar -xf x.tar -C ..`), false},
+		{extract, "bsdtar into ~/.config (engine48: replaces ~/.config/gcloud, denied)", sh(`bsdtar -xf x.tar -C ~/.config`), denied(RulePrefixPathPolicy + "zeroAccess"), sh(`tar -xf x.tar -C ..`), false},
 		{extract, "patch -d into the home directory", sh(`patch -d ~ -p1 < x.diff`), dynWrite, sh(`git apply x.diff`), false},
 		{extract, "git apply outside a repository, in the home directory", sh(`git -C ~ apply x.diff`), dynWrite, sh(`git apply --check x.diff`), false},
 		// The fourth review's: an extraction's options from the environment, from a second

@@ -68,7 +68,7 @@ func reviewBCatalogue() []classCase {
 		{copied, "cp -a of a directory's contents into the home", sh(`cp -a dotfiles/. ~`), dynWrite, sh(`cp -a dist/. /tmp/out`), false},
 		{copied, "rsync of a directory's contents into the home", sh(`rsync -a dotfiles/ ~/`), dynWrite, sh(`rsync -a src/ /tmp/bak/`), false},
 		{copied, "rsync -d copies one level", sh(`rsync -d dotfiles/ /home/dev/`), dynWrite, sh(`rsync -d src/ /tmp/bak/`), false},
-		{copied, "cp -rT into ~/.config", sh(`cp -rT conf ~/.config`), dynWrite, sh(`cp -r src build/`), false},
+		{copied, "cp -rT into ~/.config (engine48: replaces ~/.config/gcloud, denied)", sh(`cp -rT conf ~/.config`), denied(RulePrefixPathPolicy + "zeroAccess"), sh(`cp -r src build/`), false},
 		{copied, "cp -r into /etc", sh(`cp -r etc/. /etc`), dynWrite, sh(`cp -r etc/. /tmp/etc`), false},
 		{copied, "scp -r from a host into the home", sh(`scp -r host:dotfiles/. ~`), dynWrite, sh(`cp -r src/. /tmp/bak`), false},
 

@@ -36,3 +36,20 @@ func TestGitStashUntrackedIsCleanF(t *testing.T) {
 		`git stash push -k`,
 	})
 }
+
+// TestGitStashPathspecsAreAUnion (review re47): git stash push -u takes the union of its
+// pathspecs, so one narrow pathspec beside "." or ":/" narrows nothing (real, git 2.39: git stash
+// push -u -- src . removed an untracked .claude/ until popped); a pathspec read from a file is not
+// seen. Each row was admitted at Default and Yolo; each pathspec is now judged, and any wide one
+// is the unnarrowed case (git-stash-untracked). Narrow pathspecs together stay admitted.
+func TestGitStashPathspecsAreAUnion(t *testing.T) {
+	expectRefusedAtEveryAutonomy(t, []string{
+		`git stash push -u -- src .`,
+		`git stash push -u -- src ':/'`,
+		`git stash push -u src '*'`,
+		`git stash push -u --pathspec-from-file x src`,
+	}, []string{
+		`git stash push -u -- src tests`,
+		`git stash push -- src .`,
+	})
+}

@@ -7,12 +7,14 @@ import (
 
 // gitStashRemovesUntracked says whether git stash (push, its old spelling save, or no
 // subcommand) takes in untracked files (-u, --include-untracked; -a, --all, ignored ones too)
-// with no pathspec narrower than the tree: it removes every untracked file of the working tree
-// until the stash is popped, the agents' settings (.claude/settings.local.json) among them when
-// they are untracked, as git clean -f deletes them, and is judged as git clean -f is
-// (git-clean-force): denied at every autonomy. A pathspec below the working directory names what
-// it removes and the path policy judges it (git stash -u -- .claude is a write of .claude); ".",
-// ":/", a glob or magic pathspec, one from a file, or a computed word could be the whole tree.
+// with no pathspec, or with one that is not narrower than the tree: it removes every untracked
+// file of the working tree until the stash is popped, the agents' settings
+// (.claude/settings.local.json) among them when they are untracked, as git clean -f deletes
+// them, and is judged as git clean -f is (git-clean-force): denied at every autonomy. Pathspecs
+// are a union, so each is judged: one narrow pathspec beside "." (git stash -u -- src .) narrows
+// nothing. A pathspec below the working directory names what it removes and the path policy
+// judges it (git stash -u -- .claude is a write of .claude); ".", ":/", a glob or magic
+// pathspec, one from a file, or a computed word could be the whole tree.
 func gitStashRemovesUntracked(s *segment) bool {
 	args := gitSubArgs(s)
 	save := false
@@ -26,7 +28,13 @@ func gitStashRemovesUntracked(s *segment) bool {
 		}
 		args = args[1:]
 	}
-	untracked, narrowed := false, false
+	untracked, pathspecs, wide := false, 0, false
+	pathspec := func(p word) {
+		if !save { // git stash save's words are its message
+			pathspecs++
+			wide = wide || !narrowPathspec(p)
+		}
+	}
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		switch {
@@ -34,9 +42,11 @@ func gitStashRemovesUntracked(s *segment) bool {
 			return true
 		case w.s == "--":
 			for _, p := range args[i+1:] {
-				narrowed = narrowed || !save && narrowPathspec(p)
+				pathspec(p)
 			}
 			i = len(args)
+		case strings.HasPrefix(w.s, "--paths"): // --pathspec-from-file: pathspecs not seen
+			wide = true
 		case len(w.s) > 1 && w.s[0] == '-':
 			u, set, skip := stashOption(w.s)
 			if set {
@@ -46,10 +56,10 @@ func gitStashRemovesUntracked(s *segment) bool {
 				i++
 			}
 		default:
-			narrowed = narrowed || !save && narrowPathspec(w)
+			pathspec(w)
 		}
 	}
-	return untracked && !narrowed
+	return untracked && (pathspecs == 0 || wide)
 }
 
 // stashOption reads one option word of git stash push: whether it turns taking in untracked

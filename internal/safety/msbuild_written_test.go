@@ -39,3 +39,33 @@ func TestMSBuildSwitchesUnquoted(t *testing.T) {
 		`msbuild '-flp:logfile=".claude/settings.json"'`,
 	}, nil)
 }
+
+// TestMSBuildUnderOtherNames (review re47): Mono's xbuild reads Directory.Build.props, .rsp and
+// the project as msbuild does, but was an unrecognised program: asked at Default, admitted at
+// Yolo. It is now read as msbuild (programAliases). Unverified, from the manual.
+func TestMSBuildUnderOtherNames(t *testing.T) {
+	expectRefusedAtEveryAutonomy(t, []string{
+		`echo '<Project/>' > Directory.Build.props && xbuild`,
+		`echo '-flp:logfile=~/.bashrc' > Directory.Build.rsp && xbuild`,
+	}, nil)
+}
+
+// TestMSBuildProjectsByAnyName (review re47): dotnet build and MSBuild take the project in the
+// directory whose extension ends in "proj" (MSBuild command-line reference), not only
+// .csproj/.fsproj/.vbproj/.proj, and Microsoft.Common.targets imports PROJECT.user: written then
+// built, each was admitted at Default and Yolo. Any *proj extension and a project's .user are now
+// build definitions, matched in any case (opaque-code, ask). Unverified, from the manual.
+func TestMSBuildProjectsByAnyName(t *testing.T) {
+	expectRefusedAtEveryAutonomy(t, []string{
+		`echo x > x.esproj && dotnet build`,
+		`echo x > x.sqlproj && dotnet build`,
+		`echo x > x.wixproj && dotnet build`,
+		`echo x > App.csproj.user && dotnet build`,
+		`echo x > App.CSPROJ && dotnet build`,
+		`echo x > directory.build.props && dotnet build`,
+	}, []string{
+		`dotnet build -c Release`,
+		`echo x > notes.user && dotnet build`,
+		`echo x > notes.txt && dotnet build`,
+	})
+}

@@ -492,6 +492,7 @@ func (a *analyzer) programPaths(seg *segment) {
 func (a *analyzer) programOutputs(seg *segment) {
 	switch seg.name {
 	case "ln":
+		a.linkNamedByItsTarget(seg) // before the link is recorded: the write makes it, not through it
 		a.symlinkTargets(seg)
 	case "go":
 		a.goBinary(seg)
@@ -557,6 +558,20 @@ func (a *analyzer) intoDirectory(sources []word, dest word) {
 			continue
 		}
 		a.operandPath(dest.with(strings.TrimRight(dest.s, "/")+"/"+name), opWrite)
+	}
+}
+
+// linkNamedByItsTarget records the link ln makes from one operand and no -t: ./NAME, the
+// target's base name in the working directory (ln -s x/opencode.json makes ./opencode.json), a
+// write the operand, read as a source, does not name.
+func (a *analyzer) linkNamedByItsTarget(seg *segment) {
+	ln, ok := lnArgs(seg.words)
+	if !ok || ln.targetDir != "" || len(ln.operands) != 1 {
+		return // a computed word could be any option: argPaths asks for it
+	}
+	t := ln.operands[0]
+	if name := path.Base(strings.TrimRight(t.s, "/")); name != "." && name != ".." && name != "/" {
+		a.operandPath(t.with(name), opWrite)
 	}
 }
 

@@ -13,140 +13,17 @@ func re47(t *testing.T) {
 	evidenceOnly(t, "RE47_EVIDENCE")
 }
 
-// TestRE47ZshClobberBothStreams: zsh's >&! and &>! (and &>>!) write stdout and stderr to the word
-// after them, noclobber overridden (zshmisc, Redirection). bash's reading (real) is &> to a file
-// named "!", the target an argument of echo, so the write is never seen. engine47 fixed >! and
-// >>! only. Admitted at Default and Yolo. Unverified, from the manual.
-func TestRE47ZshClobberBothStreams(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`zsh -c 'echo x &>! .claude/settings.json'`,
-		`zsh -c 'echo x >&! opencode.json'`,
-		`zsh -c 'echo x &>>! ~/.bashrc'`,
-	}, []string{
-		`zsh -c 'echo hi &> out.log'`,
-	})
-}
-
-// TestRE47StashWholeTreeBesideANarrowPathspec: pathspecs are a union, so one narrow pathspec does
-// not narrow "." or ":/" beside it (gitStashRemovesUntracked ORs narrowPathspec). Real: git stash
-// push -u -- src . removed an untracked .claude/ until popped. A narrow pathspec that is a
-// directory holding an agent's settings file (.vscode holds .vscode/mcp.json) removes it too
-// (real), though rm -r .vscode is now denied. Admitted at Default and Yolo.
-func TestRE47StashWholeTreeBesideANarrowPathspec(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`git stash push -u -- src .`,
-		`git stash push -u -- src ':/'`,
-		`git stash push -u -- .vscode`,
-	}, []string{
-		`git stash push -u -- src tests`,
-	})
-}
-
-// TestRE47MSBuildProjectsByAnyName: dotnet build / MSBuild take the project in the directory whose
-// extension ends in "proj" (MSBuild command-line reference), not only .csproj/.fsproj/.vbproj/
-// .proj; Microsoft.Common.targets imports $(MSBuildProjectFullPath).user. Written then built:
-// admitted at Default and Yolo. Unverified, from the manual.
-func TestRE47MSBuildProjectsByAnyName(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`echo x > x.esproj && dotnet build`,
-		`echo x > x.sqlproj && dotnet build`,
-		`echo x > x.wixproj && dotnet build`,
-		`echo x > App.csproj.user && dotnet build`,
-	}, []string{
-		`dotnet build -c Release`,
-	})
-}
-
-// TestRE47MSBuildUnderOtherNames: Mono's xbuild reads Directory.Build.props and the project as
-// msbuild does, but is an unrecognised program: asked at Default, admitted at Yolo.
-// Unverified, from the manual.
-func TestRE47MSBuildUnderOtherNames(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`echo '<Project/>' > Directory.Build.props && xbuild`,
-		`echo '-flp:logfile=~/.bashrc' > Directory.Build.rsp && xbuild`,
-	}, nil)
-}
-
-// TestRE47LinkNamedByItsTarget: ln with one operand makes a link named by the target's base name
-// in the working directory (real: ln -s x/opencode.json made ./opencode.json). The new root files
-// are written through it; the class predates engine47 (ln -s /tmp/evil/.gitconfig). Admitted at
-// Default and Yolo.
-func TestRE47LinkNamedByItsTarget(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`ln -s x/opencode.json`,
-		`ln -sf /tmp/evil/.mcp.json`,
-		`ln /tmp/evil/crush.json`,
-	}, nil)
-}
-
-// TestRE47SettingsFileParentReplaced: .vscode/mcp.json is protected as a file, not its directory:
-// a directory made in the line and renamed or linked to .vscode puts the attacker's mcp.json there
-// (real; .zed, a settings directory, is denied). Same before the move out of the pack. Admitted
-// at Default and Yolo.
-func TestRE47SettingsFileParentReplaced(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`mkdir x && echo '{}' > x/mcp.json && ln -s x .vscode`,
-		`mkdir x && echo '{}' > x/mcp.json && mv x .vscode`,
-	}, nil)
-}
-
-// TestRE47ShellsStillMissed: shells Debian installs under other names (bash-static: real, removed
-// .claude; zsh-static; mksh's mksh-static, rmksh, rlksh from its package's file list) and Oils' osh
-// are unrecognised programs: asked at Default, admitted at Yolo.
-func TestRE47ShellsStillMissed(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`bash-static -c 'rm -rf .claude'`,
-		`zsh-static -c 'rm -rf .claude'`,
-		`mksh-static -c 'rm -rf .claude'`,
-		`rmksh -c 'rm -rf .claude'`,
-		`rlksh -c 'rm -rf .claude'`,
-		`osh -c 'rm -rf .claude'`,
-		`echo 'rm -rf .claude' | bash-static`,
-	}, nil)
-}
-
-// TestRE47ZshReadNullCmd: a lone input redirection runs $READNULLCMD with it as standard input
-// (zshmisc, Redirections with no command), so READNULLCMD=sh; < x.sh runs x.sh, which sh x.sh
-// asks for. Admitted at Default and Yolo (the line that writes x first: at Yolo). Unverified,
-// from the manual.
-func TestRE47ZshReadNullCmd(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`zsh -c 'READNULLCMD=sh; < x.sh'`,
-		`READNULLCMD=sh zsh -c '< x.sh'`,
-		`zsh -c 'print "rm -rf .claude" > x; READNULLCMD=sh; < x'`,
-	}, nil)
-}
-
-// TestRE47ZshParameterNamedDirectory: ~NAME is a named directory when NAME is a parameter whose
-// value begins with "/" (zshexpn, Filename Expansion), so ~c below is .claude, not user c's home.
-// Asked at Default, admitted at Yolo. Unverified, from the manual.
-func TestRE47ZshParameterNamedDirectory(t *testing.T) {
-	re47(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`zsh -c 'c=$PWD/.claude; echo x > ~c/settings.json'`,
-		`zsh -c 'c=$PWD/.opencode; echo x > ~c/plugins/x.ts'`,
-	}, nil)
-}
-
 // TestRE47OverRefusals: ordinary commands admitted at Default and Yolo before engine47 (main at
 // aec9c825) and refused now. cp's destination may be a directory, so copying one's opencode.json
-// out is read as a write of /tmp/backup.json/opencode.json (denied); zsh's >! to an ordinary file
-// and a modifier in an echo ask though zsh's reading of them is plain. (Intended and not listed:
+// out is read as a write of /tmp/backup.json/opencode.json (denied); a modifier in an echo asks
+// though zsh's reading of it is plain. (engine48 fixed the other rows: zsh's >! to an ordinary
+// file is admitted, TestZshClobberIsAWrite.) (Intended and not listed:
 // git stash -u denied; a line that edits a .csproj, Directory.Build.props or global.json and
 // builds asks; rm .mcp.json denied.)
 func TestRE47OverRefusals(t *testing.T) {
 	re47(t)
 	expectRefusedAtEveryAutonomy(t, nil, []string{
 		`cp opencode.json /tmp/backup.json`,
-		`zsh -c 'echo hi >! out.txt'`,
 		`zsh -c 'echo $HOME:h'`,
 	})
 }

@@ -405,6 +405,9 @@ func (a *analyzer) scriptIn(src string, depth int, args []word, child bool, pipe
 		a.fail(RuleCommandTooComplex, "command holds %d arithmetic operators, more than the %d the engine parses", ops, maxArithOps)
 		return
 	}
+	if a.zsh {
+		src = zshAsBash(src)
+	}
 	f, err := a.parser.Parse(strings.NewReader(src), "")
 	if err != nil {
 		a.fail(RuleCommandUnparseable, "parse error: %v", err)

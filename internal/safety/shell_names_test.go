@@ -28,3 +28,28 @@ func TestShellsUnderOtherNames(t *testing.T) {
 		`bash-5.2 -c 'go test ./...'`,
 	})
 }
+
+// TestShellsByTheirPackagesNames (review re47): shells Debian installs under other names
+// (bash-static: real, removed .claude; zsh-static; mksh's mksh-static, rmksh, rlksh) and Oils'
+// osh were unrecognised programs: asked at Default, admitted at Yolo. shellName now reads a
+// static build, a restricted variant and a version of any known shell, in any combination, as the
+// shell; osh as bash. rsh, the remote shell, is not read as sh.
+func TestShellsByTheirPackagesNames(t *testing.T) {
+	expectRefusedAtEveryAutonomy(t, []string{
+		`bash-static -c 'rm -rf .claude'`,
+		`zsh-static -c 'rm -rf .claude'`,
+		`mksh-static -c 'rm -rf .claude'`,
+		`rmksh -c 'rm -rf .claude'`,
+		`rlksh -c 'rm -rf .claude'`,
+		`rbash-static -c 'rm -rf .claude'`,
+		`osh -c 'rm -rf .claude'`,
+		`echo 'rm -rf .claude' | bash-static`,
+		`zsh-static -c 'echo x > *(e:"rm -rf .claude":)'`,
+	}, []string{
+		`bash-static -c 'go test ./...'`,
+		`rmksh -c 'ls'`,
+	})
+	if got := commandName("rsh"); got != "rsh" {
+		t.Errorf("rsh read as %q", got)
+	}
+}

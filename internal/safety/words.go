@@ -441,7 +441,34 @@ func commandName(s string) string {
 	if alias, ok := programAliases[s]; ok {
 		return alias
 	}
+	if sh := shellName(s); sh != "" {
+		return sh
+	}
 	return versionedEntryPoint(s)
+}
+
+// shellName reads a shell's name however its package installs it, as the shell it is: a
+// statically linked build (bash-static, zsh-static, mksh-static), a restricted variant (a leading
+// "r": rmksh, rlksh, rzsh), an alias (lksh is mksh) and a version (bash-5.2), in any
+// combination; "" for a name that is no shell. rsh, the remote shell, is not sh restricted.
+func shellName(s string) string {
+	read := func(n string) string {
+		if alias, ok := programAliases[n]; ok {
+			n = alias
+		}
+		if n = versionedEntryPoint(n); shells[n] {
+			return n
+		}
+		return ""
+	}
+	s = strings.TrimSuffix(s, "-static")
+	if sh := read(s); sh != "" {
+		return sh
+	}
+	if len(s) > 3 && s[0] == 'r' {
+		return read(s[1:])
+	}
+	return ""
 }
 
 // versionedEntryPoints are programs installed under versioned names too: coverage as coverage3
@@ -476,11 +503,12 @@ var programAliases = map[string]string{"bfs": cmdFind, "gtar": cmdTar, "7zz": cm
 	// the distribution the project's gradle/wrapper/gradle-wrapper.properties or
 	// .mvn/wrapper/maven-wrapper.properties names: the project's, as its build.gradle is.
 	wrapperGradle: cmdGradle, wrapperMaven: cmdMvn,
-	// Shells under their restricted and their lineage's names, read as the shell they are: rzsh
-	// (zsh restricted, which still runs rm) with zsh's reading; ksh93's relatives with ksh's
+	// Shells under their lineage's names, read as the shell they are (shellName adds restricted
+	// and static builds: rzsh, zsh restricted, still runs rm); ksh93's relatives with ksh's
 	// (bash's, which fails to parse what only ksh93 writes, such as ~(E)pattern, and denies it);
 	// busybox's hush as sh.
-	"rzsh": cmdZsh, "rksh": cmdKsh, "pdksh": cmdKsh, "lksh": "mksh", "hush": "sh"}
+	// Oils' osh runs bash's language; Mono's xbuild is MSBuild (Directory.Build.props, .rsp).
+	"pdksh": cmdKsh, "lksh": "mksh", "hush": "sh", "osh": cmdBash, "xbuild": cmdMSBuild}
 
 // cmdKsh is the Korn shell.
 const (

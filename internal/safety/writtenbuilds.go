@@ -62,8 +62,9 @@ var msbuildWalksUp = strings.Fields("Directory.Build.props Directory.Build.targe
 
 // msbuildDefinitionSuffixes end the names of MSBuild's projects, solutions, imports (any .props
 // or .targets a project imports by a name the engine does not follow, as a Makefile's .mk) and
-// response files (@x.rsp: more switches).
-var msbuildDefinitionSuffixes = strings.Fields(".csproj .fsproj .vbproj .proj .sln .slnx .slnf .props .targets .rsp")
+// response files (@x.rsp: more switches), lowered. A project is any extension ending in "proj"
+// (isMSBuildDefinition).
+var msbuildDefinitionSuffixes = strings.Fields(".sln .slnx .slnf .props .targets .rsp")
 
 // buildConfigPrefixes begin the names of JavaScript tools' configuration modules, which run as
 // code when the tool loads them (jest.config.ts, vite.config.mjs, eslint.config.js,
@@ -296,10 +297,19 @@ func readsDefinition(f, dir string) bool {
 
 // isMSBuildDefinition says whether a base name is one of MSBuild's files (msbuildWalksUp,
 // msbuildDefinitionSuffixes). A build reads them below its directory too (a solution's projects,
-// their Directory.Build.props) and msbuildWalksUp's above it, so both count.
+// their Directory.Build.props) and msbuildWalksUp's above it, so both count. A project is any
+// extension ending in "proj" (MSBuild takes the one in the directory: .esproj, .sqlproj,
+// .wixproj, not only .csproj), and PROJECT.user beside it, which Microsoft.Common.targets
+// imports; names are matched in any case, as MSBuild on a case-insensitive file system finds them.
 func isMSBuildDefinition(base string) bool {
-	return slices.Contains(msbuildWalksUp, base) ||
-		slices.ContainsFunc(msbuildDefinitionSuffixes, func(suf string) bool { return strings.HasSuffix(base, suf) })
+	lower := strings.ToLower(base)
+	if slices.ContainsFunc(msbuildWalksUp, func(n string) bool { return strings.EqualFold(n, base) }) {
+		return true
+	}
+	if project := strings.TrimSuffix(lower, ".user"); strings.Contains(project, ".") && strings.HasSuffix(project, "proj") {
+		return true
+	}
+	return slices.ContainsFunc(msbuildDefinitionSuffixes, func(suf string) bool { return strings.HasSuffix(lower, suf) })
 }
 
 // buildDirs are the directories a build or test tool reads its definitions in: its working

@@ -5,7 +5,7 @@ import "testing"
 // TestZshReadsMoreOtherwise (review re46): more of what zsh reads otherwise than bash in a script
 // it runs, each admitted at Default and Yolo (setopt/unsetopt, functions[], aliases[] and hash:
 // Yolo): history modifiers ($x:t, $x:s/a/b/, ${x:t}); >! and >>!, which write their target
-// (bash writes a file named "!", real); options set in the script (set -o, set -4, options[],
+// (bash writes a file named "!", real; now judged as writes, TestZshClobberIsAWrite); options set in the script (set -o, set -4, options[],
 // setopt/unsetopt however many "no"s); aliases, which zsh expands in a script (alias -g,
 // galiases[]); the zsh/parameter tables (functions, aliases, commands), path and hash NAME=PATH;
 // cd OLD NEW. Each now makes the script opaque (asks). Unverified, from the zsh manual (zsh is
@@ -41,5 +41,29 @@ func TestZshReadsMoreOtherwise(t *testing.T) {
 		`zsh -c 'cd src && ls'`,
 		`zsh -c 'echo "$x:t"'`,
 		`zsh -c 'echo x >| out.txt'`,
+	})
+}
+
+// TestZshNullCommandAndNamedDirectories (review re47): a lone redirection runs $READNULLCMD (< x)
+// or $NULLCMD (> x) with it (zshmisc, Redirections with no command), so READNULLCMD=sh; < x.sh
+// runs x.sh; ~NAME is a named directory when NAME is a parameter whose value starts with "/"
+// (zshexpn, Filename Expansion), so ~c/settings.json is .claude/settings.json. Admitted at Yolo
+// (most at Default too). A redirection with no command, an assignment to NULLCMD or READNULLCMD,
+// and ~NAME now make the script opaque (ask). Over-refusal: zsh -c 'ls ~root' and zsh -c '> x'
+// ask. Unverified, from the manual.
+func TestZshNullCommandAndNamedDirectories(t *testing.T) {
+	expectRefusedAtEveryAutonomy(t, []string{
+		`zsh -c 'READNULLCMD=sh; < x.sh'`,
+		`READNULLCMD=sh zsh -c '< x.sh'`,
+		`zsh -c 'print "rm -rf .claude" > x; READNULLCMD=sh; < x'`,
+		`zsh -c 'NULLCMD=sh; > x'`,
+		`zsh -c 'c=$PWD/.claude; echo x > ~c/settings.json'`,
+		`zsh -c 'c=$PWD/.opencode; echo x > ~c/plugins/x.ts'`,
+		`zsh -c 'c=$PWD/.claude; x=~c/settings.json; echo x > $x'`,
+	}, []string{
+		`zsh -c 'ls ~/src'`,
+		`zsh -c 'cd ~ && ls'`,
+		`zsh -c 'x=1 > out.txt'`,
+		`zsh -c 'echo hi > out.txt'`,
 	})
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // More of what zsh reads otherwise than bash (zshReadsOtherwise), each making the script opaque:
-// a history modifier on a parameter ($x:t, $x:s/a/b/, ${x:t}) changes the path it names; >! and
-// >>! write their target (bash writes a file named "!" and passes the target to the command);
+// a history modifier on a parameter ($x:t, $x:s/a/b/, ${x:t}) changes the path it names;
+// a redirection with no command runs $NULLCMD or $READNULLCMD (READNULLCMD=sh; < x.sh runs x.sh);
 // options set inside the script (set -o globdots, set -4, setopt or unsetopt of an expansion
 // option however spelt) change what a later glob matches; zsh expands aliases in a script, global
 // ones (alias -g) anywhere in a line; the zsh/parameter arrays define functions, aliases and
@@ -20,23 +20,21 @@ import (
 // means in zsh: zsh/parameter's tables, and the arrays tied to the search paths.
 var zshSpecialArrays = wordSet("options functions dis_functions functions_source aliases dis_aliases " +
 	"galiases dis_galiases saliases dis_saliases commands builtins dis_builtins reswords dis_reswords " +
-	"nameddirs userdirs parameters modules path fpath cdpath module_path manpath")
+	"nameddirs userdirs parameters modules path fpath cdpath module_path manpath NULLCMD READNULLCMD")
 
 // zshOptionBuiltins set options (setopt globdots, set -o globdots).
 var zshOptionBuiltins = wordSet("set setopt unsetopt")
 
-// zshNodeOtherwise says what of a node, in a zsh script src, zsh reads otherwise than bash.
-func zshNodeOtherwise(src string, n syntax.Node) string {
+// zshNodeOtherwise says what of a node of a zsh script zsh reads otherwise than bash.
+func zshNodeOtherwise(n syntax.Node) string {
 	switch x := n.(type) {
 	case *syntax.ParamExp:
 		if len(x.Modifiers) > 0 {
 			return "a history modifier on a parameter (${x:t})"
 		}
-	case *syntax.Redirect:
-		if x.Op == syntax.RdrClob || x.Op == syntax.AppClob {
-			if off := int(x.OpPos.Offset()); off < len(src) && strings.Contains(src[off:min(off+3, len(src))], "!") {
-				return "zsh's >! or >>!, which write their target"
-			}
+	case *syntax.Stmt:
+		if call, ok := x.Cmd.(*syntax.CallExpr); len(x.Redirs) > 0 && (x.Cmd == nil || ok && len(call.Args) == 0 && len(call.Assigns) == 0) {
+			return "a redirection with no command, which runs $NULLCMD or $READNULLCMD (READNULLCMD=sh; < x.sh)"
 		}
 	case *syntax.Assign:
 		if x.Name != nil && zshSpecialArrays[x.Name.Value] {

@@ -67,7 +67,7 @@ func zshReadsOtherwise(src string) string {
 			}
 		}
 		if why == "" {
-			why = zshNodeOtherwise(src, n)
+			why = zshNodeOtherwise(n)
 		}
 		return why == ""
 	})
@@ -87,8 +87,12 @@ func zshWordOtherwise(w *syntax.Word) string {
 		if i > 0 && zshModifierAfter(w.Parts[i-1], v) {
 			return "a history modifier on a parameter (" + v + ")"
 		}
-		if i == 0 {
-			v = strings.TrimPrefix(v, "~") // ~/x, ~user: a tilde expansion, as bash's
+		if i == 0 && strings.HasPrefix(v, "~") {
+			v = v[1:] // ~/x, ~+, ~-: a tilde expansion, as bash's
+			if name, _, _ := strings.Cut(v, "/"); name != "" && name != "+" && name != "-" {
+				// ~NAME is also a named directory: a parameter NAME whose value starts with / (c=$PWD/.claude; ~c/x)
+				return "a named directory (" + lit.Value + ")"
+			}
 		}
 		switch {
 		case strings.ContainsAny(v, "()"):
