@@ -87,6 +87,11 @@ func TestReviewRL48HidesCommands(t *testing.T) {
 		{"kubectl patch deploy x -p 'spec:\n  template:\n    spec:\n      containers:\n      - name: x\n        ? command\n        : [sh, -c, \"mysql -p\\\"X\\\";rm -rf /data\"]\n'", "rm -rf /data"},
 		{`kubectl patch deploy x -p '{spec: {template: {spec: {containers: [{name: &k command, *k : [sh, -c, "mysql -p\"X\";rm -rf /data"]}]}}}}'`, "rm -rf /data"},
 
+		// H4. A brace the host expands in a key (Cm'{d,}' is "Cmd" and "Cm"): the second word is
+		// one more URL to curl, which reports it malformed (error 3, checked) and posts the same
+		// body to the next URL. A respelling of rl47's host-quote split, through a brace.
+		{`curl -g --unix-socket /var/run/docker.sock -d '{"Image":"a","Cm'{d,}'":["sh","-c","PASSWORD=x;rm -rf /data"]}' http://d/containers/create`, "rm -rf /data"},
+
 		// H3. nerdctl (docker's CLI for containerd, same run syntax) is no container program:
 		// docker run shcimg -e '…' reads the script, nerdctl run shcimg -e '…' keeps it data.
 		{`nerdctl run shcimg -e 'mysql -p"X";rm -rf /data'`, "rm -rf /data"},
