@@ -97,3 +97,16 @@ func TestReviewRL48HidesCommands(t *testing.T) {
 		{`nerdctl run shcimg -e 'mysql -p"X";rm -rf /data'`, "rm -rf /data"},
 	})
 }
+
+// TestReviewRL48SourceDeclaresReference (rl48Use: ledger48's alias use): eval's rule (its expanded words read the rest blind)
+// respelled as source or . of a here-string or a process substitution: the sourced text runs in
+// this shell, so its declare -gn r makes r a reference unseen. Each row was run in bash 5.2.15
+// with a stand-in rm printing "RM RAN", and rm ran.
+func TestReviewRL48SourceDeclaresReference(t *testing.T) {
+	evidenceOnly(t, "RL48_EVIDENCE")
+	expectKept(t, []keptRow{
+		{rl46E + "source <(echo 'declare -gn r')" + rl48Use, "rm -rf /data"},
+		{rl46E + ". /dev/stdin <<< 'declare -gn r'" + rl48Use, "rm -rf /data"},
+		{rl46E + "source /dev/stdin <<< 'declare -gn r'" + rl48Use, "rm -rf /data"},
+	})
+}
