@@ -102,6 +102,19 @@ func TestRE48GitWorkTreeInAProtectedDirectory(t *testing.T) {
 	}, []string{`git status`})
 }
 
+// TestRE48GitStashWorkingDirectoryPathspec: engine48 judges each pathspec of git stash -u, but the
+// working directory spelt as $PWD or ~+ (bash's tilde prefix for $PWD) is not read as the wide
+// pathspec "." it is: git stash push -u -q -- src "$PWD" removed .claude/ (real, git 2.39).
+func TestRE48GitStashWorkingDirectoryPathspec(t *testing.T) {
+	re48(t)
+	expectRefusedAtEveryAutonomy(t, []string{
+		`git stash push -u -- src "$PWD"`,
+		`git stash push -u -- "$PWD"`,
+		`git stash push -u -- src "$PWD/"`,
+		`git stash push -u -- src ~+`,
+	}, []string{`git stash push -u -- src`})
+}
+
 // TestRE48OverRefusals: ordinary commands admitted at Default and Yolo before engine48 (main at
 // 8203f9e6) and denied now: cp's destination may be an existing directory, so the copy is read as
 // a write of .vscode.bak/.vscode, whose mcp.json the unanchored pattern protects. (Listed by
