@@ -136,12 +136,21 @@ func TestRE48WrittenNameFromAnOperand(t *testing.T) {
 }
 
 // TestRE48OverRefusals: ordinary commands admitted at Default and Yolo before engine48 (main at
-// 8203f9e6) and denied now: cp's destination may be an existing directory, so the copy is read as
-// a write of .vscode.bak/.vscode, whose mcp.json the unanchored pattern protects. (Listed by
-// engine48 and not repeated: touch .docker; ln -s ../../.vscode is intended.)
+// 8203f9e6) and denied now. A file copied or moved into .vscode/ is read as a write of the
+// directory itself, which "replaces" .vscode/mcp.json, though cp, mv, ln and cp -t into an
+// existing directory only add a name to it; and cp's destination may be an existing directory, so
+// cp -r .vscode .vscode.bak is read as a write of .vscode.bak/.vscode, whose mcp.json the unanchored
+// pattern protects. (Listed by engine48 and not repeated: touch .docker; ln -s ../../.vscode is
+// intended.)
 func TestRE48OverRefusals(t *testing.T) {
 	re48(t)
 	expectRefusedAtEveryAutonomy(t, nil, []string{
+		`cp settings.json .vscode/`,
+		`mkdir -p .vscode && cp settings.json .vscode/`,
+		`mv launch.json .vscode/`,
+		`cp -t .vscode settings.json`,
+		`cp settings.json tasks.json .vscode/`,
+		`ln -s ../shared/settings.json .vscode/`,
 		`cp -r .vscode .vscode.bak`,
 	})
 }
