@@ -13,31 +13,9 @@ import (
 func TestReviewRL48RecordsSecrets(t *testing.T) {
 	evidenceOnly(t, "RL48_EVIDENCE")
 	expectHidden(t, []hiddenRow{
-		// L1. Any argument of a data program with a $ bash expands (a namespace, a user, a
-		// bearer token, a mount from $PWD) reads the rest of the command blind: every quoted
-		// password after it is cut at its separator. These are the commonest shapes there are.
-		{`kubectl -n "$NS" create secret generic db --from-literal='password=a;w'`, ";w"},
-		{`kubectl create secret generic db --from-literal="user=$USER" --from-literal='password=a;w'`, ";w"},
-		{`docker login -u "$USER" -p 'a;b' r.io`, ";b"},
-		{`curl -u "$USER:pa;ss" https://x`, ";ss"},
-		{`curl -H "Authorization: Bearer $TOKEN" -d '{"password":"p;w"}' https://x`, ";w"},
-		{`curl -d "{\"user\":\"$USER\",\"password\":\"p;w\"}" https://x`, ";w"},
-		{`docker run -v "$PWD:/app" -e 'POSTGRES_PASSWORD=a;w' postgres`, ";w"},
-		{`helm install x c -n "$NS" --set 'db.password=a;w'`, ";w"},
-		{`helm install x c --set "image.tag=$TAG" --set 'db.password=a;w'`, ";w"},
-		{`aws secretsmanager create-secret --name "$NAME" --secret-string '{"password":"p;w"}'`, ";w"},
+		// L1 (the rest is fixed: TestLedger49KeepsSecretsBesideExpansions): a password that
+		// holds an expansion bash makes is no data, and its tail after a separator is recorded.
 		{`kubectl create secret generic db --from-literal="password=x$y;w"`, ";w"},
-
-		// L2. A key holding one of scriptKeys anywhere in it (description and subscription hold
-		// "script") makes the argument a script, read blind to the command's end.
-		{`curl -d '{"description":"db creds","password":"p;w"}' https://x`, ";w"},
-		{`aws secretsmanager create-secret --name x --secret-string '{"description":"db","password":"p;w"}'`, ";w"},
-		{`kubectl patch secret x -p '{"metadata":{"annotations":{"description":"db"}},"stringData":{"password":"p;w"}}'`, ";w"},
-		{`kubectl create secret generic db --from-literal=description=x --from-literal='password=a;w'`, ";w"},
-		{`helm install x c --set 'subscription=s,db.password=a;w'`, ";w"},
-		{`az deployment group create -g g -f t.json --parameters subscriptionId=s adminPassword='p;w'`, ";w"},
-		{`docker run -e SUBSCRIPTION_ID=s -e POSTGRES_PASSWORD='a;w' postgres`, ";w"},
-		{`gcloud compute instances create v --metadata=description=x,db-password='p;w'`, ";w"},
 
 		// L3. A neighbouring key or environment variable named command/cmd/args/shell/exec/script
 		// (an API's login verb, a container's SHELL) does the same, before or after the secret.
@@ -61,10 +39,6 @@ func TestReviewRL48RecordsSecrets(t *testing.T) {
 		// counts as a script.
 		{`aws secretsmanager create-secret --name x --secret-string '{"password":"p;w","cert":"` + strings.Repeat("A", 5000) + `"}'`, ";w"},
 		{`kubectl patch secret x -p '{"stringData":{"password":"p;w","tls.crt":"` + strings.Repeat("A", 5000) + `"}}'`, ";w"},
-
-		// L6. (inside ledger48's chosen "any trap action", but its commonest spelling) a trap
-		// naming a function, whose body the lexer has read already, reads a script's rest blind.
-		{"#!/bin/bash\nset -e\ntrap cleanup EXIT\nexport DB_PASSWORD='p;ss'\n", ";ss"},
 
 		// L7. A computed command word with no -c, read from a pipe (a pager), reads the rest
 		// of the line blind.

@@ -167,11 +167,24 @@ func (l *shellLexer) callbackSetting(f *shellFrame, w string) {
 	case f.settings == settingMapfile:
 		l.blind = l.blind || namesAliases(settingAssigns, w) || option && strings.IndexByte(plain, 'C') > 0
 	case plain == "--":
-	case plain == "-" || plain == "" || option:
+	case plain == "-" || plain == "" || option || plainCommandName(w):
+		// trap cleanup EXIT runs a command the text names, as a command word there would: read
+		// already (a function's body, an alias's definition), nothing is re-read unseen
 		f.settings = 0
 	default:
 		l.blind = true
 	}
+}
+
+// plainCommandName reports whether word w, as written, is a command's name and nothing else: no
+// quote, expansion, blank or separator that would make it code of its own.
+func plainCommandName(w string) bool {
+	for i := range len(w) {
+		if !keyByte(w[i]) && w[i] != '/' {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // declaresReference reports whether word w of eval (or alias), quotes removed, may declare a

@@ -137,9 +137,10 @@ func (d *dataReading) arg(s string, i int) (data, script bool) {
 			d.next = d.dataOption(w)
 		}
 	}
-	script = kind == valueScript || keyedScript(s, i, at)
+	found := keyedScript(s, i, at)
+	script = kind == valueScript || found == argScript
 	d.commandStart(w, kind)
-	data = !script && (!d.scriptRest || kind == valueEnv && !d.pastImage)
+	data = !script && found != argExpands && (!d.scriptRest || kind == valueEnv && !d.pastImage)
 	return data, script || d.scriptRest && d.pastImage
 }
 
@@ -184,13 +185,28 @@ const keyedScriptLookahead = 4096
 // password holding Shell or Cmd stays data; and $ or a backquote only where bash expands them
 // (unquoted or in double quotes, not in single quotes or after a backslash), so that
 // -e 'POSTGRES_PASSWORD=pa$$;word' stays data: bash hands it to docker as written.
-func keyedScript(s string, start, at int) bool {
+//
+// An expansion alone (argExpands) makes that word no data, and no more: the record shows what it
+// expands, and the words after it (kubectl -n "$NS" create secret … --from-literal='password=a;w')
+// stay data. A key or an unended value (argScript) is a script, read as bash -c's to the
+// command's end (rereadRest).
+func keyedScript(s string, start, at int) byte {
 	end, ok := shellWordEnd(s, start, min(len(s), at+keyedScriptLookahead))
-	if !ok {
-		return true
+	switch {
+	case !ok || keyedValue(s[min(at, end):end]):
+		return argScript
+	case expandsWord(s[start:end]):
+		return argExpands
 	}
-	return expandsWord(s[start:end]) || keyedValue(s[min(at, end):end])
+	return argData
 }
+
+// What keyedScript finds a data program's argument to be.
+const (
+	argData    byte = iota
+	argExpands      // it holds an expansion bash makes: no data, the rest unchanged
+	argScript       // it names a script: read as bash -c's, to the command's end
+)
 
 // expandsWord reports whether word w (as written) holds a $ or a backquote that bash expands:
 // outside single quotes and not after a backslash ($'…' and $"…" begin with one).
@@ -261,21 +277,50 @@ func keyEnds(v string, j int) bool {
 	return j < len(v) && (v[j] == ':' || v[j] == '=')
 }
 
-// holdsScriptKey reports whether key k contains one of scriptKeys in any case.
+// holdsScriptKey reports whether key k holds one of scriptKeys in any case, as a part of its
+// own: at its start or after a separator or a lower-to-upper case change, and ending likewise
+// or with a plural s (startup-script, commandToExecute, Cmd, commands, MY_SCRIPT). A key that
+// merely contains the letters (description, subscriptionId, SUBSCRIPTION_ID) names no script.
 func holdsScriptKey(k string) bool {
 	for _, w := range scriptKeys {
-		if containsFold(k, w) {
-			return true
+		for i := 0; i+len(w) <= len(k); i++ {
+			if partStarts(k, i) && hasFoldAt(k, i, w) && partEnds(k, i+len(w)) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
+// hasFoldAt reports whether k holds w (lower case) at i, in any case.
+func hasFoldAt(k string, i int, w string) bool {
+	for j := range len(w) {
+		if lowerByte(k[i+j]) != w[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// partStarts reports whether a part of key k may begin at i: at its start, after a byte that
+// is no letter, or where lower case turns upper (commandToExecute's To).
+func partStarts(k string, i int) bool {
+	return i == 0 || !isLetter(k[i-1]) || isUpper(k[i]) && !isUpper(k[i-1])
+}
+
+// partEnds reports whether a part of key k may end at e: partStarts there, or after one more s
+// (commands).
+func partEnds(k string, e int) bool {
+	return e == len(k) || partStarts(k, e) || lowerByte(k[e]) == 's' && (e+1 == len(k) || partStarts(k, e+1))
+}
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+
 // scriptKeys are the keywords keyedScript looks for in a key, in lower case.
 // (cmd: Docker's API, Cmd, cloud-init's runcmd; exec: a probe's or a hook's exec; shell: a
 // Healthcheck's or a step's shell; healthcheck: its Test list may be ["CMD", "sh", "-c", …]).
 var scriptKeys = [...]string{"script", "command", "args", "entrypoint", "user-data", "userdata", "cmd", wordExec,
-	"shell", "healthcheck"}
+	"shell", "healthcheck", "runcmd", "bootcmd"}
 
 // containsFold reports whether v contains k (lower case) in any case: keyedScript reads every
 // argument of a data program, and allocates nothing.

@@ -565,9 +565,12 @@ func (l *shellLexer) beginWord(i int) {
 	case f.redirTarget:
 		f.redirTarget = false
 		// kubectl apply -f - <<< '{…"command":[…]}': a here-string's word is an argument too
-		if f.dataArgs && keyedScript(l.s, i, i) {
-			f.dataArgs = false
-			l.rereadRest(f)
+		if f.dataArgs {
+			found := keyedScript(l.s, i, i)
+			f.dataArgs = found == argData
+			if found == argScript {
+				l.rereadRest(f)
+			}
 		}
 	case f.data.on && !f.cmdPos:
 		var script bool
