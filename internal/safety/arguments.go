@@ -3,6 +3,7 @@ package safety
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -180,7 +181,7 @@ func (p *Policy) pathPolicyFailure(targets []target, an *analysis) *failure {
 			return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
 				msg: fmt.Sprintf("%s of %q is denied by the %s path policy (pattern %q)", t.op, t.raw, v.kind, v.pattern)}
 		}
-		if t.op != opWrite || t.dynamic || t.glob || madeDirectory(an, t) {
+		if t.op != opWrite || t.dynamic || t.glob || madeDirectory(an, t) || addsName(an, t) {
 			continue
 		}
 		// A write of a directory above a protected file replaces what it holds: mv x .vscode, ln -s
@@ -191,6 +192,39 @@ func (p *Policy) pathPolicyFailure(targets []target, an *analysis) *failure {
 		}
 	}
 	return nil
+}
+
+// addsName says whether write target t is a directory its command only adds names to: cp of
+// files (no -r, -R, -a) or ln, into a directory named with a trailing slash or by -t. cp
+// settings.json .vscode/ writes .vscode/settings.json, judged as a target of its own, and cannot
+// make .vscode where none was (cp -r x .vscode/ and mv x .vscode/ can: they are judged as
+// replacing it).
+func addsName(an *analysis, t target) bool {
+	if an == nil || t.seg <= 0 || int(t.seg) > len(an.segments) {
+		return false
+	}
+	seg := an.segments[t.seg-1]
+	if seg.name != "ln" && (seg.name != "cp" || flagGiven(seg.flags, "rRa", "--recursive", "--archive")) ||
+		flagGiven(seg.flags, "T", "--no-target-directory") {
+		return false
+	}
+	return strings.HasSuffix(t.raw, "/") || flagGiven(seg.flags, "t", "--target-directory")
+}
+
+// flagGiven says whether flags hold one of the single-letter options in letters (alone or in a
+// cluster: -rf) or a long option in long (alone or with =value).
+func flagGiven(flags []string, letters string, long ...string) bool {
+	for _, f := range flags {
+		if strings.HasPrefix(f, "--") {
+			name, _, _ := strings.Cut(f, "=")
+			if slices.Contains(long, name) {
+				return true
+			}
+		} else if strings.HasPrefix(f, "-") && strings.ContainsAny(f[1:], letters) {
+			return true
+		}
+	}
+	return false
 }
 
 // madeDirectory says whether a target is mkdir's: an empty directory, made only where none was,

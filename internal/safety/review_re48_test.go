@@ -135,7 +135,8 @@ func TestRE48WrittenNameFromAnOperand(t *testing.T) {
 	}, []string{`git clone https://github.com/x/y`, `zstd -d build.log.zst`})
 }
 
-// TestRE48OverRefusals: ordinary commands admitted at Default and Yolo before engine48 (main at
+// TestRE48OverRefusals (files copied into .vscode/ with cp or ln are fixed:
+// TestFilesCopiedIntoProtectedParent): ordinary commands admitted at Default and Yolo before engine48 (main at
 // 8203f9e6) and denied now. A file copied or moved into .vscode/ is read as a write of the
 // directory itself, which "replaces" .vscode/mcp.json, though cp, mv, ln and cp -t into an
 // existing directory only add a name to it; and cp's destination may be an existing directory, so
@@ -145,12 +146,7 @@ func TestRE48WrittenNameFromAnOperand(t *testing.T) {
 func TestRE48OverRefusals(t *testing.T) {
 	re48(t)
 	expectRefusedAtEveryAutonomy(t, nil, []string{
-		`cp settings.json .vscode/`,
-		`mkdir -p .vscode && cp settings.json .vscode/`,
 		`mv launch.json .vscode/`,
-		`cp -t .vscode settings.json`,
-		`cp settings.json tasks.json .vscode/`,
-		`ln -s ../shared/settings.json .vscode/`,
 		`cp -r .vscode .vscode.bak`,
 	})
 }

@@ -24,3 +24,31 @@ func TestProtectedFileParentReplaced(t *testing.T) {
 		`mv x build`,
 	})
 }
+
+// TestFilesCopiedIntoProtectedParent (review re48): engine48's rule denied cp settings.json
+// .vscode/ and cp -t .vscode settings.json at every autonomy, as if .vscode were replaced, though
+// cp of files and ln into a directory named with a trailing slash or -t only add a name to it
+// (judged as its own target: .vscode/settings.json). cp -r, cp -a, mv (a source may be a
+// directory) and -T may still make .vscode where none was: judged as before.
+func TestFilesCopiedIntoProtectedParent(t *testing.T) {
+	expectRefusedAtEveryAutonomy(t, []string{
+		`cp -r /tmp/evil .vscode/`,
+		`cp -a /tmp/evil/ .vscode/`,
+		`cp --recursive /tmp/evil .vscode/`,
+		`cp -rt .vscode /tmp/evil`,
+		`mv /tmp/evil .vscode/`,
+		`ln -s /tmp/evil .vscode`,
+		`ln -sT /tmp/evil .vscode/`,
+		`cp -T /tmp/evil/mcp.json .vscode/`,
+		`cp /tmp/evil/mcp.json .vscode/`,
+		`cp -t .vscode /tmp/evil/mcp.json`,
+		`ln -s /tmp/evil/mcp.json .vscode/`,
+		`cp x.json .claude/`,
+	}, []string{
+		`cp settings.json .vscode/`,
+		`mkdir -p .vscode && cp settings.json .vscode/`,
+		`cp -t .vscode settings.json`,
+		`cp settings.json tasks.json .vscode/`,
+		`ln -s ../shared/settings.json .vscode/`,
+	})
+}
