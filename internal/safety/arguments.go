@@ -203,28 +203,13 @@ func addsName(an *analysis, t target) bool {
 	if an == nil || t.seg <= 0 || int(t.seg) > len(an.segments) {
 		return false
 	}
-	seg := an.segments[t.seg-1]
-	if seg.name != "ln" && (seg.name != "cp" || flagGiven(seg.flags, "rRa", "--recursive", "--archive")) ||
-		flagGiven(seg.flags, "T", "--no-target-directory") {
+	seg := &an.segments[t.seg-1]
+	has := func(flags ...string) bool { return slices.ContainsFunc(flags, seg.hasFlag) }
+	if seg.unknownFlags || has("-T", "--no-target-directory") ||
+		seg.name != "ln" && (seg.name != "cp" || has("-r", "-R", "-a", "--recursive", "--archive")) {
 		return false
 	}
-	return strings.HasSuffix(t.raw, "/") || flagGiven(seg.flags, "t", "--target-directory")
-}
-
-// flagGiven says whether flags hold one of the single-letter options in letters (alone or in a
-// cluster: -rf) or a long option in long (alone or with =value).
-func flagGiven(flags []string, letters string, long ...string) bool {
-	for _, f := range flags {
-		if strings.HasPrefix(f, "--") {
-			name, _, _ := strings.Cut(f, "=")
-			if slices.Contains(long, name) {
-				return true
-			}
-		} else if strings.HasPrefix(f, "-") && strings.ContainsAny(f[1:], letters) {
-			return true
-		}
-	}
-	return false
+	return strings.HasSuffix(t.raw, "/") || has("-t", "--target-directory")
 }
 
 // madeDirectory says whether a target is mkdir's: an empty directory, made only where none was,

@@ -35,6 +35,10 @@ func TestFilesCopiedIntoProtectedParent(t *testing.T) {
 		`cp -r /tmp/evil .vscode/`,
 		`cp -a /tmp/evil/ .vscode/`,
 		`cp --recursive /tmp/evil .vscode/`,
+		`cp --recur /tmp/evil .vscode/`,
+		`cp --arch /tmp/evil .vscode/`,
+		`cp --no-target /tmp/evil/mcp.json .vscode/`,
+		`cp $F /tmp/evil .vscode/`,
 		`cp -rt .vscode /tmp/evil`,
 		`mv /tmp/evil .vscode/`,
 		`ln -s /tmp/evil .vscode`,
@@ -48,6 +52,7 @@ func TestFilesCopiedIntoProtectedParent(t *testing.T) {
 		`cp settings.json .vscode/`,
 		`mkdir -p .vscode && cp settings.json .vscode/`,
 		`cp -t .vscode settings.json`,
+		`cp --target=.vscode settings.json`,
 		`cp settings.json tasks.json .vscode/`,
 		`ln -s ../shared/settings.json .vscode/`,
 	})
