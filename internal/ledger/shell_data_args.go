@@ -326,11 +326,7 @@ var scriptKeys = [...]string{"script", "command", "args", "entrypoint", "user-da
 // argument of a data program, and allocates nothing.
 func containsFold(v, k string) bool {
 	for i := 0; i+len(k) <= len(v); i++ {
-		j := 0
-		for j < len(k) && lowerByte(v[i+j]) == k[j] {
-			j++
-		}
-		if j == len(k) {
+		if hasFoldAt(v, i, k) {
 			return true
 		}
 	}
